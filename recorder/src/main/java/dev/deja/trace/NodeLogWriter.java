@@ -1,0 +1,153 @@
+package dev.deja.trace;
+
+import dev.deja.node.NodeId;
+import dev.deja.trace.internal.EntryCodec;
+import dev.deja.trace.internal.Json;
+import dev.deja.trace.internal.Queues;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+
+/**
+ * Appends one incarnation's entries to {@code TRACE/nodes/<id>/log-<incarnation>/} and keeps the node
+ * manifest up to date. The only class that writes traces.
+ *
+ * <p>Opening a node directory that already holds a log continues it: the new incarnation's number, seq and
+ * Lamport clock follow the last completed entry of the previous one, and {@link #previousIncarnationCrashed()}
+ * tells whether the previous incarnation ended without a clean shutdown.
+ *
+ * <p>{@link #append} writes into a memory-mapped file: no system call, no fsync, so the calling handler
+ * thread never waits for the disk, and an entry whose append returned survives {@code kill -9} of the process
+ * (the page cache belongs to the kernel). Confined to one thread at a time; {@link #close()} must not race
+ * with {@link #append}.
+ */
+public final class NodeLogWriter implements AutoCloseable {
+    private final Path nodeDirectory;
+    private final EntryCodec codec = new EntryCodec();
+    private final SingleChronicleQueue queue;
+    private final ExcerptAppender appender;
+    private final int incarnation;
+    private final boolean previousCrashed;
+    private final long lastLamportBefore;
+    private NodeManifest manifest;
+    private long nextSeq;
+    private boolean closed;
+
+    private NodeLogWriter(Path nodeDirectory, NodeManifest manifest, int incarnation, long nextSeq,
+                          long lastLamportBefore, boolean previousCrashed) {
+        this.nodeDirectory = nodeDirectory;
+        this.manifest = manifest;
+        this.incarnation = incarnation;
+        this.nextSeq = nextSeq;
+        this.lastLamportBefore = lastLamportBefore;
+        this.previousCrashed = previousCrashed;
+        this.queue = Queues.openForAppend(nodeDirectory.resolve(manifest.lastIncarnation().queue()));
+        this.appender = queue.createAppender();
+    }
+
+    /**
+     * Opens the log of {@code node} under {@code traceDirectory} for a new incarnation.
+     *
+     * @param minimumIncarnation the incarnation number the runtime already knows of (from the node's
+     *                           storage); the new incarnation is at least this
+     * @param nowMillis          the wall-clock time to note in the manifest
+     */
+    public static NodeLogWriter open(Path traceDirectory, NodeId node, String nodeClass, String codeVersion,
+                                     int minimumIncarnation, long nowMillis) {
+        Path nodeDirectory = Trace.nodeDirectory(traceDirectory, node);
+        try {
+            Files.createDirectories(nodeDirectory);
+            NodeManifest previous = Files.exists(nodeDirectory.resolve(NodeLog.MANIFEST))
+                    ? NodeLog.readManifest(nodeDirectory) : null;
+            long nextSeq = 0;
+            long lastLamport = 0;
+            boolean crashed = false;
+            int incarnation = Math.max(1, minimumIncarnation);
+            NodeManifest manifest;
+            if (previous == null) {
+                manifest = new NodeManifest(EntryCodec.FORMAT_VERSION, node, nodeClass, codeVersion, nowMillis,
+                        null, false, List.of());
+            } else {
+                if (!previous.node().equals(node)) {
+                    throw new TraceFormatException(nodeDirectory + ": holds the log of node " + previous.node()
+                            + ", not " + node);
+                }
+                try (NodeLog.Cursor cursor = NodeLog.open(nodeDirectory).cursor()) {
+                    while (cursor.hasNext()) {
+                        TraceEvent last = cursor.next();
+                        nextSeq = last.seq() + 1;
+                        lastLamport = last.lamport();
+                    }
+                }
+                crashed = !previous.lastIncarnation().completed();
+                incarnation = Math.max(incarnation, previous.lastIncarnation().number() + 1);
+                manifest = previous;
+            }
+            manifest = manifest.withIncarnation(new NodeManifest.Incarnation(
+                    incarnation, "log-" + incarnation, nextSeq, nowMillis, null, false));
+            Json.writeAtomically(nodeDirectory.resolve(NodeLog.MANIFEST), manifest);
+            return new NodeLogWriter(nodeDirectory, manifest, incarnation, nextSeq, lastLamport, crashed);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the log of node " + node + " in " + nodeDirectory, e);
+        }
+    }
+
+    /** The number of the incarnation this writer records. */
+    public int incarnation() {
+        return incarnation;
+    }
+
+    /** The seq the next appended entry must have. */
+    public long nextSeq() {
+        return nextSeq;
+    }
+
+    /** The Lamport clock of the last entry of previous incarnations, or 0 for a new node. */
+    public long lastLamportBefore() {
+        return lastLamportBefore;
+    }
+
+    /** Whether the previous incarnation's recording ended without a clean shutdown. */
+    public boolean previousIncarnationCrashed() {
+        return previousCrashed;
+    }
+
+    /** Appends one entry; its seq must be {@link #nextSeq()} and its incarnation this writer's. */
+    public void append(TraceEvent entry) {
+        if (closed) {
+            throw new IllegalStateException("log of " + manifest.node() + " is closed");
+        }
+        if (entry.seq() != nextSeq || entry.incarnation() != incarnation) {
+            throw new IllegalArgumentException("invariant seq-contiguous violated: expected seq " + nextSeq
+                    + " of incarnation " + incarnation + ", got " + entry);
+        }
+        appender.writeBytes(codec.encode(entry));
+        nextSeq++;
+    }
+
+    /** Marks the recording of this incarnation complete in the manifest and closes the queue. */
+    @Override
+    public void close() {
+        close(System.currentTimeMillis());
+    }
+
+    /** Like {@link #close()}, noting {@code nowMillis} as the end time. */
+    public void close(long nowMillis) {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        appender.close();
+        queue.close();
+        manifest = manifest.completedAt(nowMillis);
+        try {
+            Json.writeAtomically(nodeDirectory.resolve(NodeLog.MANIFEST), manifest);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot complete the manifest of node " + manifest.node(), e);
+        }
+    }
+}
