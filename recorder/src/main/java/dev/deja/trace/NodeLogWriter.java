@@ -25,7 +25,7 @@ import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
  * (the page cache belongs to the kernel). Confined to one thread at a time; {@link #close()} must not race
  * with {@link #append}.
  */
-public final class NodeLogWriter implements AutoCloseable {
+public final class NodeLogWriter implements TraceSink, AutoCloseable {
     private final Path nodeDirectory;
     private final EntryCodec codec = new EntryCodec();
     private final SingleChronicleQueue queue;
@@ -117,6 +117,7 @@ public final class NodeLogWriter implements AutoCloseable {
     }
 
     /** Appends one entry; its seq must be {@link #nextSeq()} and its incarnation this writer's. */
+    @Override
     public void append(TraceEvent entry) {
         if (closed) {
             throw new IllegalStateException("log of " + manifest.node() + " is closed");

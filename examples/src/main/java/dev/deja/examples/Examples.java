@@ -1,0 +1,23 @@
+package dev.deja.examples;
+
+import dev.deja.examples.paxos.PaxosExample;
+import java.util.List;
+import java.util.Optional;
+
+/** The registry of built-in examples, by CLI name. */
+public final class Examples {
+    private static final List<Example> ALL = List.of(new PaxosExample());
+
+    private Examples() {
+    }
+
+    /** Every example, in CLI order. */
+    public static List<Example> all() {
+        return ALL;
+    }
+
+    /** The example called {@code name}, if there is one. */
+    public static Optional<Example> byName(String name) {
+        return ALL.stream().filter(e -> e.name().equals(name)).findFirst();
+    }
+}

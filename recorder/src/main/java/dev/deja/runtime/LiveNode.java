@@ -1,0 +1,284 @@
+package dev.deja.runtime;
+
+import dev.deja.node.Node;
+import dev.deja.node.NodeId;
+import dev.deja.node.TimerId;
+import dev.deja.runtime.internal.FileStorage;
+import dev.deja.runtime.internal.TcpTransport;
+import dev.deja.trace.MessageCodec;
+import dev.deja.trace.NodeLogWriter;
+import dev.deja.trace.Payload;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One node (or client) of a loopback deployment, running in the current process: real TCP, real timers,
+ * the real clock, real randomness, storage in a directory, and recording when a trace directory is given.
+ *
+ * <p>Threading: one handler thread runs every handler, one at a time, from a queue that the network reader
+ * threads and the timer thread fill. {@link #stop()} may be called from any thread (a shutdown hook, say):
+ * it lets the current handler finish, then closes the network and completes the recording.
+ */
+public final class LiveNode implements AutoCloseable {
+    /** Where to run and whether to record. */
+    public record Options(Path storageDirectory, Optional<Path> recordTo, PrintStream logOutput) {
+    }
+
+    private static final String INCARNATION_FILE = "incarnation";
+
+    private final NodeId self;
+    private final Node node;
+    private final NodeRunner runner;
+    private final TcpTransport transport;
+    private final NodeLogWriter writer;
+    private final ScheduledExecutorService scheduler;
+    private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
+    private final Thread handlerThread;
+    private final PrintStream logOutput;
+    private volatile boolean stopping;
+    private boolean closed;
+
+    private LiveNode(NodeId self, ClusterSpec cluster, Options options) throws IOException {
+        this.self = self;
+        this.logOutput = options.logOutput();
+        ClusterSpec.Member member = cluster.member(self);
+        this.node = instantiate(member.nodeClass());
+        MessageCodec codec = new MessageCodec(node.getClass().getClassLoader());
+        FileStorage storage = new FileStorage(options.storageDirectory());
+        int incarnation = readIncarnation(options.storageDirectory()) + 1;
+        long initialLamport = 0;
+        long firstSeq = 0;
+        int crashed = 0;
+        if (options.recordTo().isPresent()) {
+            writer = NodeLogWriter.open(options.recordTo().get(), self, member.nodeClass(), codeVersion(node),
+                    incarnation, System.currentTimeMillis());
+            incarnation = writer.incarnation();
+            initialLamport = writer.lastLamportBefore();
+            firstSeq = writer.nextSeq();
+            crashed = writer.previousIncarnationCrashed() ? incarnation - 1 : 0;
+        } else {
+            writer = null;
+        }
+        writeIncarnation(options.storageDirectory(), incarnation);
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "deja-timers-" + self);
+            t.setDaemon(true);
+            return t;
+        });
+        LivePlatform platform = new LivePlatform(storage, Set.copyOf(cluster.allIds()));
+        this.runner = new NodeRunner(node, new NodeRunner.Setup(self, cluster.nodes().containsKey(self)
+                ? cluster.peersOf(self) : cluster.nodes().keySet().stream().sorted().toList(),
+                member.args(), incarnation, initialLamport, firstSeq, crashed), platform, codec, writer);
+        platform.runner = runner;
+        this.transport = new TcpTransport(self, cluster, frame -> tasks.add(() -> runner.deliver(frame.from(),
+                frame.senderLamport(), frame.messageId(), frame.message())), scheduler);
+        platform.transport = transport;
+        this.handlerThread = Thread.ofPlatform().name("deja-handler-" + self).unstarted(this::handlerLoop);
+    }
+
+    /**
+     * Starts {@code self} from {@code cluster}: binds its address, opens its recording (if any) and calls
+     * {@code onStart} on the handler thread.
+     */
+    public static LiveNode start(NodeId self, ClusterSpec cluster, Options options) throws IOException {
+        LiveNode live = new LiveNode(self, cluster, options);
+        live.tasks.add(live.runner::start);
+        live.handlerThread.start();
+        return live;
+    }
+
+    /** The node object (for a workload driver's {@code finished()}). */
+    public Node node() {
+        return node;
+    }
+
+    public int incarnation() {
+        return runner.incarnation();
+    }
+
+    private void handlerLoop() {
+        while (!stopping) {
+            Runnable task;
+            try {
+                task = tasks.take();
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (stopping) {
+                return;
+            }
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                log(runner.incarnation(), "dropped an event the runtime could not dispatch: " + e);
+            }
+        }
+    }
+
+    /** Stops after the current handler, closes the network and completes the recording. Idempotent. */
+    public synchronized void stop() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        stopping = true;
+        tasks.add(() -> { }); // wake the handler thread if it is waiting
+        transport.close();
+        scheduler.shutdownNow();
+        try {
+            handlerThread.join(Duration.ofSeconds(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (handlerThread.isAlive()) {
+            log(runner.incarnation(), "a handler did not finish within 10 s; the recording stays incomplete");
+            return;
+        }
+        if (writer != null) {
+            writer.close(System.currentTimeMillis());
+        }
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private void log(int incarnation, String line) {
+        logOutput.println(Instant.now() + " [" + self + "/" + incarnation + "] " + line);
+    }
+
+    private static Node instantiate(String className) {
+        try {
+            Class<?> type = Class.forName(className, true, Thread.currentThread().getContextClassLoader());
+            if (!Node.class.isAssignableFrom(type)) {
+                throw new IllegalArgumentException(className + " does not implement " + Node.class.getName());
+            }
+            return (Node) type.getConstructor().newInstance();
+        } catch (ClassNotFoundException e) {
+            throw new IllegalArgumentException("node class " + className + " is not on the classpath", e);
+        } catch (NoSuchMethodException e) {
+            throw new IllegalArgumentException("node class " + className + " has no public no-argument constructor", e);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalArgumentException("cannot instantiate node class " + className + ": " + e, e);
+        }
+    }
+
+    private static String codeVersion(Node node) {
+        String version = node.getClass().getPackage().getImplementationVersion();
+        return version == null ? "unknown" : version;
+    }
+
+    private static int readIncarnation(Path storage) {
+        try {
+            Path file = storage.resolve(INCARNATION_FILE);
+            return Files.exists(file) ? Integer.parseInt(Files.readString(file).trim()) : 0;
+        } catch (IOException | NumberFormatException e) {
+            throw new IllegalStateException("unreadable incarnation counter in " + storage + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void writeIncarnation(Path storage, int incarnation) {
+        try {
+            Files.createDirectories(storage);
+            Path temporary = storage.resolve(INCARNATION_FILE + ".tmp");
+            Files.writeString(temporary, Integer.toString(incarnation), StandardCharsets.UTF_8);
+            Files.move(temporary, storage.resolve(INCARNATION_FILE), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the incarnation counter in " + storage, e);
+        }
+    }
+
+    /** The live twin of {@link Platform}. */
+    private final class LivePlatform implements Platform {
+        private final FileStorage storage;
+        private final Set<NodeId> addressable;
+        private final SecureRandom random = new SecureRandom();
+        private final Map<Long, ScheduledFuture<?>> timers = new ConcurrentHashMap<>();
+        private NodeRunner runner;
+        private TcpTransport transport;
+
+        LivePlatform(FileStorage storage, Set<NodeId> addressable) {
+            this.storage = storage;
+            this.addressable = addressable;
+        }
+
+        @Override
+        public long currentTimeMillis() {
+            return System.currentTimeMillis();
+        }
+
+        @Override
+        public long nextRandomLong() {
+            return random.nextLong();
+        }
+
+        @Override
+        public Optional<byte[]> storageRead(String key) {
+            return storage.read(key);
+        }
+
+        @Override
+        public void storageWrite(String key, byte[] value) {
+            storage.write(key, value);
+        }
+
+        @Override
+        public void storageSync() {
+            storage.sync();
+        }
+
+        @Override
+        public void transmit(NodeId to, long senderLamport, long messageId, Payload message) {
+            if (to.equals(self)) {
+                tasks.add(() -> runner.deliver(self, senderLamport, messageId, message));
+            } else {
+                transport.send(to, senderLamport, messageId, message);
+            }
+        }
+
+        @Override
+        public boolean knows(NodeId node) {
+            return addressable.contains(node);
+        }
+
+        @Override
+        public void scheduleTimer(TimerId timer, Duration delay) {
+            ScheduledFuture<?> future = scheduler.schedule(() -> {
+                timers.remove(timer.value());
+                tasks.add(() -> runner.fireTimer(timer));
+            }, delay.toNanos(), TimeUnit.NANOSECONDS);
+            timers.put(timer.value(), future);
+        }
+
+        @Override
+        public void cancelTimer(TimerId timer) {
+            ScheduledFuture<?> future = timers.remove(timer.value());
+            if (future != null) {
+                future.cancel(false);
+            }
+        }
+
+        @Override
+        public void log(NodeId node, int incarnation, String line) {
+            LiveNode.this.log(incarnation, line);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package dev.deja.runtime;
+
+import dev.deja.node.NodeId;
+import dev.deja.node.TimerId;
+import dev.deja.trace.Payload;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Every source of nondeterminism and every effect a node can have, behind one interface: the live twin
+ * talks TCP and reads the real clock; the simulator's twin uses virtual time and one seeded choice source.
+ *
+ * <p>All methods are called on the node's handler thread by {@link NodeRunner}. A platform that schedules
+ * timers or receives messages hands them back by calling {@link NodeRunner#fireTimer} or
+ * {@link NodeRunner#deliver} on that same thread.
+ */
+public interface Platform {
+    /** The current wall-clock (or virtual) time in milliseconds since the epoch. */
+    long currentTimeMillis();
+
+    /** 64 fresh random bits. */
+    long nextRandomLong();
+
+    /** Reads {@code key} from the node's durable storage, including unsynced writes. */
+    Optional<byte[]> storageRead(String key);
+
+    /** Writes (or with {@code null}, deletes) {@code key}; durable only after {@link #storageSync()}. */
+    void storageWrite(String key, byte[] value);
+
+    /** Makes every storage write so far durable. */
+    void storageSync();
+
+    /**
+     * Hands a message to the network. Called after the send was recorded, so a message that reaches its
+     * receiver always has a recorded send (output commit).
+     */
+    void transmit(NodeId to, long senderLamport, long messageId, Payload message);
+
+    /** Whether {@code node} is an address this platform can send to. */
+    boolean knows(NodeId node);
+
+    /** Arranges for {@link NodeRunner#fireTimer(TimerId)} to be called after {@code delay}. */
+    void scheduleTimer(TimerId timer, Duration delay);
+
+    /** Best effort: the runner ignores a cancelled timer that fires anyway. */
+    void cancelTimer(TimerId timer);
+
+    /** Writes a human-readable line to the node's log output. */
+    void log(NodeId node, int incarnation, String line);
+}
