@@ -10,7 +10,7 @@ import java.io.IOException;
  * One message on the wire: {@code length:int32} followed by the sender id, the sender's Lamport clock at
  * the send, the message id, the message class and its CBOR bytes.
  */
-record Frame(NodeId from, long senderLamport, long messageId, Payload message) {
+public record Frame(NodeId from, long senderLamport, long messageId, Payload message) {
     /** Frames larger than this are refused, so a corrupted length cannot make a reader allocate gigabytes. */
     static final int MAX_FRAME_BYTES = 16 << 20;
 

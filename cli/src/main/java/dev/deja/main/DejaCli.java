@@ -1,0 +1,53 @@
+package dev.deja.main;
+
+import dev.deja.cli.DeployCommand;
+import dev.deja.cli.DumpCommand;
+import dev.deja.cli.ExamplesCommand;
+import dev.deja.cli.NodeCommand;
+import dev.deja.trace.TraceFormatException;
+import java.io.UncheckedIOException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code deja} command. */
+@Command(name = "deja", mixinStandardHelpOptions = true, versionProvider = DejaCli.Version.class,
+        description = "Record-and-replay debugger for distributed systems.",
+        subcommands = {DeployCommand.class, DumpCommand.class, NodeCommand.class, ExamplesCommand.class,
+                CommandLine.HelpCommand.class})
+public final class DejaCli implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The configured command line, with errors shown as one clear message instead of a stack trace. */
+    public static CommandLine commandLine() {
+        CommandLine commandLine = new CommandLine(new DejaCli());
+        commandLine.setExecutionExceptionHandler((exception, line, parseResult) -> {
+            boolean expected = exception instanceof TraceFormatException || exception instanceof IllegalArgumentException
+                    || exception instanceof UncheckedIOException || exception instanceof java.io.IOException;
+            line.getErr().println("deja " + line.getCommandName() + ": " + exception.getMessage());
+            if (!expected || System.getenv("DEJA_DEBUG") != null) {
+                exception.printStackTrace(line.getErr());
+            }
+            return expected ? 1 : 70;
+        });
+        return commandLine;
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    /** The version from the jar manifest, or the development version. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = DejaCli.class.getPackage().getImplementationVersion();
+            return new String[] {"deja " + (version == null ? "development build" : version)};
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package dev.deja.main;
+
+import dev.deja.node.NodeId;
+import dev.deja.recorder.Recording;
+import dev.deja.runtime.ClusterSpec;
+import dev.deja.runtime.LiveNode;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Runs one node of a cluster in this process until it is told to stop (SIGTERM/SIGINT) or killed:
+ * {@code java ... dev.deja.main.NodeMain --cluster CLUSTER.json --node ID [--storage DIR]}. Recording is on
+ * when {@code -Ddeja.record=TRACE} or the recorder agent is given.
+ */
+public final class NodeMain {
+    private NodeMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path cluster = null;
+        NodeId node = null;
+        Path storage = null;
+        for (int i = 0; i < args.length; i++) {
+            String value = i + 1 < args.length ? args[i + 1] : null;
+            switch (args[i]) {
+                case "--cluster" -> cluster = Path.of(require(value, "--cluster"));
+                case "--node" -> node = new NodeId(require(value, "--node"));
+                case "--storage" -> storage = Path.of(require(value, "--storage"));
+                case "--help", "-h" -> {
+                    System.out.println("usage: NodeMain --cluster CLUSTER.json --node ID [--storage DIR]\n"
+                            + "  records to TRACE when run with -D" + Recording.PROPERTY + "=TRACE or "
+                            + "-javaagent:deja-recorder.jar=TRACE");
+                    return;
+                }
+                default -> fail("unknown argument " + args[i] + " (see --help)");
+            }
+            i++;
+        }
+        if (cluster == null || node == null) {
+            fail("--cluster and --node are required (see --help)");
+        }
+        ClusterSpec spec = ClusterSpec.read(cluster);
+        Path storageDirectory = storage != null ? storage : Path.of("storage", node.value());
+        Optional<Path> record = Recording.traceDirectory();
+        LiveNode live = LiveNode.start(node, spec, new LiveNode.Options(storageDirectory, record, System.out));
+        Runtime.getRuntime().addShutdownHook(new Thread(live::stop, "deja-shutdown"));
+        System.out.println("node " + node + " incarnation " + live.incarnation() + " listening on "
+                + spec.member(node).address() + record.map(r -> ", recording to " + r).orElse(", not recording"));
+        Thread.currentThread().join(); // the handler thread does the work; wait for a signal
+    }
+
+    private static String require(String value, String option) {
+        if (value == null) {
+            fail(option + " needs a value");
+        }
+        return value;
+    }
+
+    private static void fail(String message) {
+        System.err.println("deja node: " + message);
+        System.exit(2);
+    }
+}

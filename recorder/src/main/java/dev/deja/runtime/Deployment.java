@@ -1,0 +1,244 @@
+package dev.deja.runtime;
+
+import dev.deja.node.NodeId;
+import dev.deja.recorder.Recording;
+import dev.deja.trace.Trace;
+import dev.deja.trace.TraceSummary;
+import dev.deja.trace.internal.EntryCodec;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Runs a cluster on loopback: one JVM process per node (recording to the trace directory), the workload
+ * driver in this process, scheduled kills ({@code kill -9}) and restarts, then a clean stop of every node
+ * and a {@code trace.json} summary.
+ */
+public final class Deployment {
+    /** What to do to a node, and when (measured from the moment the workload starts). */
+    public record NodeAction(Kind kind, NodeId node, Duration at) {
+        public enum Kind { KILL, RESTART }
+
+        public NodeAction {
+            Objects.requireNonNull(kind);
+            Objects.requireNonNull(node);
+            if (at.isNegative()) {
+                throw new IllegalArgumentException("a " + kind + " time cannot be negative");
+            }
+        }
+    }
+
+    /**
+     * A deployment to run.
+     *
+     * @param cluster        the cluster; every node runs in its own process, the driver (a client) here
+     * @param driver         the client in {@link ClusterSpec#clients()} that drives the workload, if any
+     * @param traceDirectory where the nodes record; empty runs without recording
+     * @param workDirectory  node storage and node output ({@code <node>.log}) go here
+     * @param duration       how long the workload runs at most; it ends earlier when the driver is finished
+     * @param actions        kills and restarts
+     * @param classpath      the classpath of the node processes
+     * @param settings       recorded in {@code trace.json} for humans
+     */
+    public record Plan(ClusterSpec cluster, Optional<NodeId> driver, Optional<Path> traceDirectory, Path workDirectory,
+                       Duration duration, List<NodeAction> actions, String classpath, Map<String, Object> settings,
+                       String command) {
+        public Plan {
+            actions = actions.stream().sorted(Comparator.comparing(NodeAction::at)).toList();
+            for (NodeAction action : actions) {
+                if (!cluster.nodes().containsKey(action.node())) {
+                    throw new IllegalArgumentException("cannot " + action.kind().name().toLowerCase() + " "
+                            + action.node() + ": not a node of the cluster");
+                }
+            }
+        }
+    }
+
+    /** How the run went. */
+    public record Result(Duration elapsed, boolean driverFinished, List<TraceSummary.LauncherEvent> events) {
+    }
+
+    private static final Duration NODE_START_TIMEOUT = Duration.ofSeconds(60);
+
+    private final Plan plan;
+    private final PrintStream progress;
+    private final Map<NodeId, Process> processes = new LinkedHashMap<>();
+    private final List<TraceSummary.LauncherEvent> events = new ArrayList<>();
+    private long runStartNanos;
+
+    public Deployment(Plan plan, PrintStream progress) {
+        this.plan = plan;
+        this.progress = progress;
+    }
+
+    /** Runs the deployment to its end; node processes are always stopped, even on failure. */
+    public Result run() throws IOException, InterruptedException {
+        Files.createDirectories(plan.workDirectory());
+        Path clusterFile = plan.workDirectory().resolve("cluster.json");
+        plan.cluster().write(clusterFile);
+        long startMillis = System.currentTimeMillis();
+        boolean driverFinished = false;
+        LiveNode driver = null;
+        try {
+            for (NodeId node : plan.cluster().nodes().keySet()) {
+                launch(node, clusterFile);
+            }
+            for (NodeId node : plan.cluster().nodes().keySet()) {
+                awaitListening(node);
+            }
+            progress.println("deja: " + processes.size() + " nodes up on loopback"
+                    + plan.traceDirectory().map(t -> ", recording to " + t).orElse(""));
+            runStartNanos = System.nanoTime();
+            if (plan.driver().isPresent()) {
+                NodeId id = plan.driver().get();
+                driver = LiveNode.start(id, plan.cluster(), new LiveNode.Options(
+                        plan.workDirectory().resolve(id.value()).resolve("storage"), Optional.empty(),
+                        new PrintStream(Files.newOutputStream(plan.workDirectory().resolve(id.value() + ".log")), true)));
+            }
+            int nextAction = 0;
+            long endNanos = runStartNanos + plan.duration().toNanos();
+            while (System.nanoTime() < endNanos) {
+                while (nextAction < plan.actions().size()
+                        && elapsedNanos() >= plan.actions().get(nextAction).at().toNanos()) {
+                    perform(plan.actions().get(nextAction++), clusterFile);
+                }
+                if (driver != null && driver.node() instanceof WorkloadDriver workload && workload.finished()
+                        && nextAction >= plan.actions().size()) {
+                    driverFinished = true;
+                    break;
+                }
+                checkNodesAlive();
+                Thread.sleep(20);
+            }
+        } finally {
+            if (driver != null) {
+                driver.stop();
+            }
+            stopAll();
+        }
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - runStartNanos);
+        if (plan.traceDirectory().isPresent()) {
+            Trace.writeSummary(plan.traceDirectory().get(), new TraceSummary(EntryCodec.FORMAT_VERSION, "deploy",
+                    plan.command(), plan.cluster().nodes().keySet().stream().map(NodeId::value).toList(), startMillis,
+                    System.currentTimeMillis(), plan.settings(), events));
+        }
+        return new Result(elapsed, driverFinished, List.copyOf(events));
+    }
+
+    private long elapsedNanos() {
+        return System.nanoTime() - runStartNanos;
+    }
+
+    private void perform(NodeAction action, Path clusterFile) throws IOException, InterruptedException {
+        Process process = processes.get(action.node());
+        long atMillis = Duration.ofNanos(elapsedNanos()).toMillis();
+        switch (action.kind()) {
+            case KILL -> {
+                if (process == null || !process.isAlive()) {
+                    progress.println("deja: " + action.node() + " is not running; nothing to kill at " + atMillis + " ms");
+                    return;
+                }
+                process.destroyForcibly(); // SIGKILL: no shutdown hook, no clean end of the recording
+                process.waitFor();
+                processes.remove(action.node());
+                progress.println("deja: killed " + action.node() + " (kill -9) at " + atMillis + " ms");
+                events.add(new TraceSummary.LauncherEvent(atMillis, "kill", action.node().value(), "SIGKILL"));
+            }
+            case RESTART -> {
+                if (process != null && process.isAlive()) {
+                    progress.println("deja: " + action.node() + " is still running; not restarted at " + atMillis + " ms");
+                    return;
+                }
+                launch(action.node(), clusterFile);
+                awaitListening(action.node());
+                progress.println("deja: restarted " + action.node() + " at " + atMillis + " ms");
+                events.add(new TraceSummary.LauncherEvent(atMillis, "restart", action.node().value(), "new incarnation"));
+            }
+        }
+    }
+
+    private void launch(NodeId node, Path clusterFile) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(childJvmFlags());
+        plan.traceDirectory().ifPresent(t -> command.add("-D" + Recording.PROPERTY + "=" + t.toAbsolutePath()));
+        command.addAll(List.of("-cp", plan.classpath(), "dev.deja.main.NodeMain", "--cluster",
+                clusterFile.toAbsolutePath().toString(), "--node", node.value(), "--storage",
+                plan.workDirectory().resolve(node.value()).resolve("storage").toAbsolutePath().toString()));
+        Path log = plan.workDirectory().resolve(node.value() + ".log");
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .start();
+        processes.put(node, process);
+    }
+
+    /** The flags of this JVM that node processes need too (module opens, Chronicle settings), plus a small heap. */
+    static List<String> childJvmFlags() {
+        List<String> flags = new ArrayList<>(List.of("-XX:+UseSerialGC", "-Xmx256m", "-XX:TieredStopAtLevel=1"));
+        for (String argument : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (argument.startsWith("--add-") || argument.startsWith("--enable-native-access")
+                    || argument.startsWith("--sun-misc-unsafe-memory-access") || argument.startsWith("-Dchronicle.")
+                    || argument.startsWith("-Dorg.slf4j.")) {
+                flags.add(argument);
+            }
+        }
+        return flags;
+    }
+
+    private void awaitListening(NodeId node) throws IOException, InterruptedException {
+        InetSocketAddress address = plan.cluster().member(node).socketAddress();
+        long deadline = System.nanoTime() + NODE_START_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            Process process = processes.get(node);
+            if (process != null && !process.isAlive()) {
+                throw new IOException("node " + node + " exited with status " + process.exitValue()
+                        + " during start-up; see " + plan.workDirectory().resolve(node.value() + ".log"));
+            }
+            try (Socket probe = new Socket()) {
+                probe.connect(address, 200);
+                return;
+            } catch (IOException notYet) {
+                Thread.sleep(50);
+            }
+        }
+        throw new IOException("node " + node + " did not listen on " + address + " within "
+                + NODE_START_TIMEOUT.toSeconds() + " s; see " + plan.workDirectory().resolve(node.value() + ".log"));
+    }
+
+    private void checkNodesAlive() throws IOException {
+        for (var entry : processes.entrySet()) {
+            if (!entry.getValue().isAlive()) {
+                throw new IOException("node " + entry.getKey() + " exited unexpectedly with status "
+                        + entry.getValue().exitValue() + "; see " + plan.workDirectory().resolve(entry.getKey().value() + ".log"));
+            }
+        }
+    }
+
+    private void stopAll() throws InterruptedException {
+        for (Process process : processes.values()) {
+            process.destroy(); // SIGTERM: the node finishes its handler and completes its recording
+        }
+        for (var entry : processes.entrySet()) {
+            Process process = entry.getValue();
+            if (!process.waitFor(java.util.concurrent.TimeUnit.SECONDS.toMillis(15), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                progress.println("deja: " + entry.getKey() + " did not stop within 15 s; killing it");
+                process.destroyForcibly();
+                process.waitFor();
+            }
+        }
+        processes.clear();
+    }
+}
