@@ -186,7 +186,7 @@ public final class Deployment {
     }
 
     /** The flags of this JVM that node processes need too (module opens, Chronicle settings), plus a small heap. */
-    static List<String> childJvmFlags() {
+    public static List<String> childJvmFlags() {
         List<String> flags = new ArrayList<>(List.of("-XX:+UseSerialGC", "-Xmx256m", "-XX:TieredStopAtLevel=1"));
         for (String argument : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
             if (argument.startsWith("--add-") || argument.startsWith("--enable-native-access")

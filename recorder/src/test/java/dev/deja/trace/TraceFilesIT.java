@@ -1,0 +1,143 @@
+package dev.deja.trace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.deja.node.NodeId;
+import dev.deja.testing.TraceEvents;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Writes real Chronicle queues and reads them back, intact, corrupted and from unknown format versions. */
+class TraceFilesIT {
+    private static final NodeId NODE = new NodeId("n1");
+
+    @TempDir
+    Path trace;
+
+    private List<TraceEvent> writeOneOfEach() {
+        List<TraceEvent> events = new ArrayList<>();
+        try (NodeLogWriter writer = NodeLogWriter.open(trace, NODE, "test.Node", "1.0", 1, 100)) {
+            for (TraceEvent template : TraceEvents.oneOfEachType(NODE)) {
+                TraceEvent event = new TraceEvent(NODE, writer.incarnation(), writer.nextSeq(), template.lamport(),
+                        template.atMillis(), template.event());
+                writer.append(event);
+                events.add(event);
+            }
+        }
+        return events;
+    }
+
+    private static List<TraceEvent> readAll(NodeLog log) {
+        List<TraceEvent> read = new ArrayList<>();
+        try (NodeLog.Cursor cursor = log.cursor()) {
+            cursor.forEachRemaining(read::add);
+        }
+        return read;
+    }
+
+    @Test
+    void roundTrip_returnsEveryEventTypeAndCompletesTheManifest() {
+        List<TraceEvent> written = writeOneOfEach();
+        Trace opened = Trace.open(trace);
+        assertThat(opened.nodes()).hasSize(1);
+        NodeLog log = opened.node(NODE);
+        assertThat(readAll(log)).isEqualTo(written);
+        NodeManifest manifest = log.manifest();
+        assertThat(manifest.completed()).isTrue();
+        assertThat(manifest.nodeClass()).isEqualTo("test.Node");
+        assertThat(manifest.incarnations()).singleElement().satisfies(i -> {
+            assertThat(i.number()).isEqualTo(1);
+            assertThat(i.completed()).isTrue();
+        });
+    }
+
+    @Test
+    void reopen_continuesSeqAndLamportInANewIncarnation() {
+        List<TraceEvent> first = writeOneOfEach();
+        try (NodeLogWriter writer = NodeLogWriter.open(trace, NODE, "test.Node", "1.0", 1, 200)) {
+            assertThat(writer.incarnation()).isEqualTo(2);
+            assertThat(writer.nextSeq()).isEqualTo(first.size());
+            assertThat(writer.lastLamportBefore()).isEqualTo(first.getLast().lamport());
+            assertThat(writer.previousIncarnationCrashed()).isFalse();
+        }
+        assertThat(NodeLog.open(Trace.nodeDirectory(trace, NODE)).manifest().incarnations()).hasSize(2);
+    }
+
+    @Test
+    void flippedByte_failsWithFileNodeIndexAndOffset() throws Exception {
+        writeOneOfEach();
+        NodeLog log = NodeLog.open(Trace.nodeDirectory(trace, NODE));
+        Path file;
+        long offset;
+        try (NodeLog.Cursor cursor = log.cursor()) {
+            for (int i = 0; i < 4; i++) {
+                cursor.next();
+            }
+            file = cursor.file();
+            offset = cursor.byteOffset();
+        }
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.seek(offset + 6);
+            int b = raf.read();
+            raf.seek(offset + 6);
+            raf.write(b ^ 0x01);
+        }
+        assertThatThrownBy(() -> readAll(log))
+                .isInstanceOf(TraceFormatException.class)
+                .hasMessageContaining(file.toString())
+                .hasMessageContaining("node n1")
+                .hasMessageContaining("entry 3")
+                .hasMessageContaining("byte offset " + offset)
+                .hasMessageContaining("checksum mismatch");
+    }
+
+    @Test
+    void unknownFormatVersion_isRefusedClearly() throws Exception {
+        writeOneOfEach();
+        Path manifest = Trace.nodeDirectory(trace, NODE).resolve(NodeLog.MANIFEST);
+        Files.writeString(manifest, Files.readString(manifest).replace("\"formatVersion\" : 1", "\"formatVersion\" : 99"));
+        assertThatThrownBy(() -> Trace.open(trace))
+                .isInstanceOf(TraceFormatException.class)
+                .hasMessageContaining(manifest.toString())
+                .hasMessageContaining("recorded with format 99; this build reads 1");
+    }
+
+    @Test
+    void missingNodeDirectory_isNamed() {
+        writeOneOfEach();
+        assertThatThrownBy(() -> Trace.open(trace).node(new NodeId("n7")))
+                .isInstanceOf(TraceFormatException.class)
+                .hasMessageContaining("no log of node n7")
+                .hasMessageContaining("recorded nodes: n1");
+        assertThatThrownBy(() -> Trace.open(trace.resolve("nope")))
+                .isInstanceOf(TraceFormatException.class)
+                .hasMessageContaining("does not exist");
+    }
+
+    @Test
+    void readingATrace_neverModifiesIt() throws Exception {
+        writeOneOfEach();
+        List<String> before = snapshot();
+        readAll(Trace.open(trace).node(NODE));
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
+    private List<String> snapshot() throws Exception {
+        List<String> files = new ArrayList<>();
+        try (var walk = Files.walk(trace)) {
+            for (Path p : walk.sorted().toList()) {
+                if (Files.isRegularFile(p)) {
+                    files.add(trace.relativize(p) + " " + Files.size(p) + " " + Files.getLastModifiedTime(p) + " "
+                            + java.util.Arrays.hashCode(Files.readAllBytes(p)));
+                }
+            }
+        }
+        return files;
+    }
+}
