@@ -1,0 +1,60 @@
+package dev.deja.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.deja.main.DejaCli;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class CliHelpTest {
+    private static String run(String... args) {
+        CommandLine commandLine = DejaCli.commandLine();
+        StringWriter out = new StringWriter();
+        commandLine.setOut(new PrintWriter(out));
+        commandLine.setErr(new PrintWriter(out));
+        commandLine.execute(args);
+        return out.toString();
+    }
+
+    @Test
+    void help_listsEverySubcommand() {
+        String help = run("--help");
+        for (String command : DejaCli.commandLine().getSubcommands().keySet()) {
+            assertThat(help).contains(command);
+        }
+        assertThat(help).contains("deploy", "dump", "node", "examples");
+    }
+
+    @Test
+    void help_ofEverySubcommand_describesItsOptions() {
+        for (var entry : DejaCli.commandLine().getSubcommands().entrySet()) {
+            if (entry.getKey().equals("help")) {
+                continue;
+            }
+            String help = run(entry.getKey(), "--help");
+            assertThat(help).as(entry.getKey()).startsWith("Usage: deja " + entry.getKey()).contains("--help");
+        }
+    }
+
+    @Test
+    void deploy_withAnUnknownExample_namesTheKnownOnes() {
+        assertThat(run("deploy", "raft", "--record", "unused-trace")).contains("unknown example 'raft'", "paxos");
+    }
+
+    @Test
+    void deploy_withAnUnknownBug_namesTheExamplesBugs() {
+        assertThat(run("deploy", "paxos", "--bug", "nope", "--record", "unused-trace"))
+                .contains("has no bug 'nope'", "latest-response", "spec");
+    }
+
+    @Test
+    void durations_acceptHumanAndIsoForms() {
+        assertThat(Durations.parse("500ms").toMillis()).isEqualTo(500);
+        assertThat(Durations.parse("20s").toMillis()).isEqualTo(20_000);
+        assertThat(Durations.parse("1.5s").toMillis()).isEqualTo(1_500);
+        assertThat(Durations.parse("2m").toMillis()).isEqualTo(120_000);
+        assertThat(Durations.parse("PT3S").toMillis()).isEqualTo(3_000);
+    }
+}
