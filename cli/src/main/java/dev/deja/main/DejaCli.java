@@ -4,6 +4,7 @@ import dev.deja.cli.DeployCommand;
 import dev.deja.cli.DumpCommand;
 import dev.deja.cli.ExamplesCommand;
 import dev.deja.cli.NodeCommand;
+import dev.deja.cli.ReplayCommand;
 import dev.deja.trace.TraceFormatException;
 import java.io.UncheckedIOException;
 import picocli.CommandLine;
@@ -12,8 +13,8 @@ import picocli.CommandLine.Command;
 /** The {@code deja} command. */
 @Command(name = "deja", mixinStandardHelpOptions = true, versionProvider = DejaCli.Version.class,
         description = "Record-and-replay debugger for distributed systems.",
-        subcommands = {DeployCommand.class, DumpCommand.class, NodeCommand.class, ExamplesCommand.class,
-                CommandLine.HelpCommand.class})
+        subcommands = {DeployCommand.class, DumpCommand.class, ReplayCommand.class, NodeCommand.class,
+                ExamplesCommand.class, CommandLine.HelpCommand.class})
 public final class DejaCli implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -1,0 +1,58 @@
+package dev.deja.cli;
+
+import dev.deja.node.NodeId;
+import dev.deja.replay.Divergence;
+import dev.deja.replay.ReplayResult;
+import dev.deja.replay.Replayer;
+import dev.deja.trace.Trace;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** Replays a trace in this process and reports where nodes diverge from their recording. */
+@Command(name = "replay", mixinStandardHelpOptions = true,
+        description = {"Replay a recorded trace in one process, in happens-before order: every node is run again "
+                + "from its recorded inputs and what it does is compared with the recording.",
+                "Prints each divergence (node, incarnation, seq, expected, actual, the node's last events), then one "
+                        + "summary line. Exit code 1 if any node diverged."},
+        footer = {"", "Example:", "  deja replay traces/paxos", "  deja replay traces/paxos --node n2 --until 500"})
+public final class ReplayCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "TRACE", description = "The trace directory.")
+    Path trace;
+
+    @Option(names = "--until", paramLabel = "POSITION",
+            description = "Stop after POSITION entries of the merged trace (all entries, not only handler calls).")
+    Long until;
+
+    @Option(names = "--node", paramLabel = "ID", description = "Replay only this node (its own log holds its messages).")
+    String node;
+
+    @Option(names = "--keep-going", description = "Report every diverging node instead of stopping at the first "
+            + "divergence (a diverged node is not replayed further).")
+    boolean keepGoing;
+
+    @Option(names = "--partial", description = "Replay even if some node's log is missing from the trace.")
+    boolean partial;
+
+    @Override
+    public Integer call() {
+        Replayer.Options options = Replayer.Options.defaults().withKeepGoing(keepGoing).withPartial(partial);
+        if (until != null) {
+            options = options.withUntilPosition(until);
+        }
+        if (node != null) {
+            options = options.withOnlyNode(new NodeId(node));
+        }
+        ReplayResult result = Replayer.replay(Trace.open(trace), options);
+        for (Divergence divergence : result.divergences()) {
+            System.out.print(divergence.describe());
+        }
+        System.out.printf(Locale.ROOT, "replayed %d events of %d nodes in %.2f s (%.0f events/s), divergences: %d%n",
+                result.entries(), result.nodes(), result.elapsed().toNanos() / 1e9, result.entriesPerSecond(),
+                result.divergences().size());
+        return result.divergences().isEmpty() ? 0 : 1;
+    }
+}

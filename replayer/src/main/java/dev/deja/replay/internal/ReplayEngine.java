@@ -1,0 +1,406 @@
+package dev.deja.replay.internal;
+
+import dev.deja.node.Node;
+import dev.deja.node.NodeId;
+import dev.deja.node.TimerId;
+import dev.deja.replay.Divergence;
+import dev.deja.replay.ReplayException;
+import dev.deja.replay.ReplayListener;
+import dev.deja.replay.ReplayResult;
+import dev.deja.replay.ReplayState;
+import dev.deja.replay.ReplayedEvent;
+import dev.deja.replay.Replayer;
+import dev.deja.runtime.NodeRunner;
+import dev.deja.runtime.Platform;
+import dev.deja.trace.Event;
+import dev.deja.trace.MessageCodec;
+import dev.deja.trace.Payload;
+import dev.deja.trace.TraceEvent;
+import dev.deja.trace.TraceSink;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * Drives the replay: pulls merged entries, re-runs a handler at each entry that began one, and checks what
+ * the node produces against its own log. See {@link Replayer} for the contract. Single-threaded.
+ */
+public final class ReplayEngine {
+    private final String traceName;
+    private final List<NodeStream> streams;
+    private final Replayer.Options options;
+    private final MessageCodec codec;
+    private final SortedMap<NodeId, NodeState> states = new TreeMap<>();
+    private final List<Divergence> divergences = new ArrayList<>();
+    private final State view = new State();
+
+    public ReplayEngine(String traceName, List<NodeStream> streams, Replayer.Options options) {
+        this.traceName = traceName;
+        this.streams = List.copyOf(streams);
+        this.options = options;
+        this.codec = new MessageCodec(options.classLoader());
+    }
+
+    /** Replays to the end, the position limit or the first divergence (unless keep-going). */
+    public ReplayResult run() {
+        long startNanos = System.nanoTime();
+        long position = 0;
+        long handlerCalls = 0;
+        try (HappensBeforeMerge merge = new HappensBeforeMerge(traceName, streams)) {
+            if (options.onlyNode().isEmpty() && !options.partial()) {
+                MissingNodes.refuseIfMissing(traceName, streams);
+            }
+            for (NodeStream stream : streams) {
+                states.put(stream.node(), new NodeState(stream));
+            }
+            while (position < options.untilPosition() && merge.hasNext()) {
+                TraceEvent entry = merge.next();
+                NodeState state = states.get(entry.node());
+                boolean started = !state.skipped && entry.seq() >= state.nextSeq && process(state, entry);
+                state.lastLamport = entry.lamport();
+                if (started) {
+                    handlerCalls++;
+                }
+                ReplayedEvent replayed = new ReplayedEvent(entry, started);
+                for (ReplayListener listener : options.listeners()) {
+                    listener.afterEvent(replayed, position, view);
+                }
+                position++;
+                if (!divergences.isEmpty() && !options.keepGoing()) {
+                    break;
+                }
+            }
+        }
+        return new ReplayResult(position, handlerCalls, states.size(), divergences,
+                Duration.ofNanos(System.nanoTime() - startNanos));
+    }
+
+    /** Handles an entry no handler has produced yet: it must begin a handler. Returns whether one ran. */
+    private boolean process(NodeState state, TraceEvent entry) {
+        switch (entry.event()) {
+            case Event.Crash crash -> {
+                TraceEvent start = state.stream.peek(0);
+                if (start == null || !(start.event() instanceof Event.Start startEvent)
+                        || start.incarnation() != entry.incarnation()) {
+                    throw new ReplayException(state.stream.origin() + ": node " + entry.node() + ": " + entry
+                            + " is not followed by the start of incarnation " + entry.incarnation() + " but by "
+                            + (start == null ? "the end of the log" : start));
+                }
+                beginIncarnation(state, entry, startEvent, crash.crashedIncarnation());
+            }
+            case Event.Start start -> beginIncarnation(state, entry, start, 0);
+            case Event.Receive receive -> {
+                requireRunner(state, entry);
+                runHandler(state, entry, () -> state.runner.deliver(receive.from(), receive.fromLamport(),
+                        receive.messageId(), receive.message()));
+            }
+            case Event.TimerFired timer -> {
+                requireRunner(state, entry);
+                runHandler(state, entry, () -> state.runner.fireTimer(new TimerId(timer.timerId())));
+            }
+            default -> {
+                if (state.runner == null) {
+                    throw new ReplayException(state.stream.origin() + ": the log of node " + entry.node()
+                            + " does not begin with a start: " + entry);
+                }
+                // Unreachable when every handler's entries were checked right after it ran; kept as a guard.
+                diverge(state, entry.seq(), entry.lamport(), describe(entry), "no handler produced this entry");
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void requireRunner(NodeState state, TraceEvent entry) {
+        if (state.runner == null || state.runner.incarnation() != entry.incarnation()) {
+            throw new ReplayException(state.stream.origin() + ": node " + entry.node() + ": " + entry
+                    + " belongs to incarnation " + entry.incarnation() + ", which has no start entry before it");
+        }
+    }
+
+    private void beginIncarnation(NodeState state, TraceEvent first, Event.Start start, int crashedIncarnation) {
+        Node node = instantiate(state, start.nodeClass());
+        NodeRunner.Setup setup = new NodeRunner.Setup(first.node(), start.peers(), start.args(), first.incarnation(),
+                state.lastLamport, first.seq(), crashedIncarnation);
+        state.runner = new NodeRunner(node, setup, state.twin, codec, state.twin);
+        state.cutShort = false;
+        runHandler(state, first, state.runner::start);
+    }
+
+    private Node instantiate(NodeState state, String className) {
+        try {
+            Class<?> type = Class.forName(className, true, options.classLoader());
+            return (Node) type.getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException | ClassCastException | LinkageError e) {
+            throw new ReplayException(state.stream.origin() + ": cannot instantiate node " + state.stream.node()
+                    + " of class " + className + " (is it on the classpath, a Node, with a public no-argument"
+                    + " constructor?): " + e, e);
+        }
+    }
+
+    private void runHandler(NodeState state, TraceEvent first, Runnable call) {
+        state.dispatch = first;
+        state.dispatchClockPending = true;
+        long seqBefore = state.nextSeq;
+        try {
+            call.run();
+        } catch (Stop stop) {
+            return; // a divergence was recorded, or the recording ended inside this handler (a kill)
+        } finally {
+            state.dispatch = null;
+        }
+        if (state.nextSeq == seqBefore) {
+            // NodeRunner ignores a timer it has not got pending, so nothing was produced.
+            String actual = first.event() instanceof Event.TimerFired timer
+                    ? "the node has no pending timer " + timer.timerId() + " (never set, or cancelled)"
+                    : "the node produced no entry";
+            diverge(state, first.seq(), first.lamport(), describe(first), actual);
+            return;
+        }
+        TraceEvent next = state.expectedAt(state.nextSeq);
+        if (next != null && !beginsHandler(next, state)) {
+            diverge(state, next.seq(), next.lamport(), describe(next),
+                    "the handler returned (the recorded handler did more)");
+        }
+    }
+
+    /** Whether {@code entry}, the next one after a handler, legitimately begins another handler. */
+    private static boolean beginsHandler(TraceEvent entry, NodeState state) {
+        return switch (entry.event()) {
+            case Event.Receive r -> true;
+            case Event.TimerFired t -> true;
+            case Event.Crash c -> true;
+            case Event.Start s -> entry.incarnation() != state.runner.incarnation();
+            default -> false;
+        };
+    }
+
+    private void diverge(NodeState state, long seq, long lamport, String expected, String actual) {
+        int incarnation = state.runner != null ? state.runner.incarnation() : 0;
+        divergences.add(new Divergence(state.stream.node(), incarnation, seq, lamport, expected, actual,
+                List.copyOf(state.recent)));
+        state.skipped = true;
+    }
+
+    private static String describe(TraceEvent entry) {
+        return entry == null ? "the end of the log" : entry.toString();
+    }
+
+    /** Thrown out of a handler to abandon it; an Error so that NodeRunner's catch of handler failures lets it pass. */
+    private static final class Stop extends Error {
+        Stop() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** Replay state of one node, and the replay twin of its platform and trace sink. */
+    private final class NodeState {
+        final NodeStream stream;
+        final Twin twin = new Twin(this);
+        final ArrayDeque<TraceEvent> recent = new ArrayDeque<>(Divergence.RECENT_EVENTS);
+        NodeRunner runner;
+        /** The seq of the next entry the node must produce; every entry before it was checked. */
+        long nextSeq;
+        long lastLamport;
+        TraceEvent dispatch;
+        boolean dispatchClockPending;
+        boolean skipped;
+        boolean cutShort;
+
+        NodeState(NodeStream stream) {
+            this.stream = stream;
+        }
+
+        /** The recorded entry with {@code seq} during a handler: the dispatch entry or one not yet merged. */
+        TraceEvent expectedAt(long seq) {
+            TraceEvent anchor = dispatch != null ? dispatch : null;
+            if (anchor != null && seq == anchor.seq()) {
+                return anchor;
+            }
+            TraceEvent head = stream.peek(0);
+            if (head == null) {
+                return null;
+            }
+            return stream.peek(Math.toIntExact(seq - head.seq()));
+        }
+
+        void matched(TraceEvent recorded) {
+            if (recent.size() == Divergence.RECENT_EVENTS) {
+                recent.removeFirst();
+            }
+            recent.addLast(recorded);
+            nextSeq = recorded.seq() + 1;
+        }
+    }
+
+    /**
+     * The platform a replayed node runs on: inputs come from the node's recorded entries, effects go nowhere,
+     * and every entry the runner records is compared with the recording.
+     */
+    private final class Twin implements Platform, TraceSink {
+        private final NodeState state;
+
+        Twin(NodeState state) {
+            this.state = state;
+        }
+
+        /**
+         * The next recorded entry, which must be of {@code kind}. Abandons the handler quietly when the
+         * recording ends here because the incarnation was killed mid-handler, and with a divergence otherwise.
+         */
+        private TraceEvent expect(Class<? extends Event> kind, String doing) {
+            TraceEvent next = state.expectedAt(state.nextSeq);
+            if (endsIncarnation(next)) {
+                if (killedHere(next)) {
+                    state.cutShort = true;
+                    throw new Stop();
+                }
+                diverge(state, state.nextSeq, state.lastLamport, describe(next), doing);
+                throw new Stop();
+            }
+            if (!kind.isInstance(next.event())) {
+                diverge(state, next.seq(), next.lamport(), describe(next), doing);
+                throw new Stop();
+            }
+            return next;
+        }
+
+        private boolean endsIncarnation(TraceEvent next) {
+            return next == null || next.incarnation() != state.runner.incarnation();
+        }
+
+        /** Whether the recording of the current incarnation stops here because the process was killed. */
+        private boolean killedHere(TraceEvent next) {
+            return next == null ? !state.stream.lastIncarnationCompleted() : next.event() instanceof Event.Crash;
+        }
+
+        @Override
+        public void append(TraceEvent produced) {
+            if (produced.seq() != state.nextSeq) {
+                throw new IllegalStateException("replay of " + produced.node() + " produced seq " + produced.seq()
+                        + " where " + state.nextSeq + " was due");
+            }
+            TraceEvent recorded = state.expectedAt(produced.seq());
+            boolean ownDispatch = state.dispatch != null && produced.seq() == state.dispatch.seq();
+            if (!ownDispatch && endsIncarnation(recorded)) {
+                if (killedHere(recorded)) {
+                    state.cutShort = true;
+                    throw new Stop();
+                }
+                diverge(state, produced.seq(), state.lastLamport, describe(recorded), "node did " + produced.event());
+                throw new Stop();
+            }
+            if (!sameEntry(recorded, produced)) {
+                diverge(state, recorded.seq(), recorded.lamport(), describe(recorded), produced.toString());
+                throw new Stop();
+            }
+            state.matched(recorded);
+        }
+
+        private static boolean sameEntry(TraceEvent recorded, TraceEvent produced) {
+            if (recorded.incarnation() != produced.incarnation() || recorded.lamport() != produced.lamport()) {
+                return false;
+            }
+            if (recorded.event() instanceof Event.Send a && produced.event() instanceof Event.Send b) {
+                // The message id is derived from the same counter, but the content is what matters to the receiver.
+                return a.to().equals(b.to()) && a.messageType().equals(b.messageType()) && a.digest() == b.digest();
+            }
+            return recorded.event().equals(produced.event());
+        }
+
+        @Override
+        public long currentTimeMillis() {
+            if (state.dispatchClockPending) {
+                // NodeRunner reads the clock once per dispatch to stamp the entries; the recording has it.
+                state.dispatchClockPending = false;
+                return state.dispatch.atMillis();
+            }
+            return ((Event.ClockRead) expect(Event.ClockRead.class, "node read the clock where the log has none")
+                    .event()).millis();
+        }
+
+        @Override
+        public long nextRandomLong() {
+            return ((Event.RandomDraw) expect(Event.RandomDraw.class,
+                    "node consumed a random draw the log does not have at this point").event()).value();
+        }
+
+        @Override
+        public Optional<byte[]> storageRead(String key) {
+            TraceEvent next = expect(Event.StorageRead.class, "node read storage key " + key
+                    + " where the log has no storage read");
+            Event.StorageRead read = (Event.StorageRead) next.event();
+            if (!read.key().equals(key)) {
+                diverge(state, next.seq(), next.lamport(), describe(next), "node read storage key " + key);
+                throw new Stop();
+            }
+            return Optional.ofNullable(read.value()).map(byte[]::clone);
+        }
+
+        @Override
+        public void storageWrite(String key, byte[] value) {
+            // Reads come from the log, so writes need not be kept.
+        }
+
+        @Override
+        public void storageSync() {
+        }
+
+        @Override
+        public void transmit(NodeId to, long senderLamport, long messageId, Payload message) {
+            // Not delivered: the receiver's log holds the message and says when it arrived.
+        }
+
+        @Override
+        public boolean knows(NodeId node) {
+            return true;
+        }
+
+        @Override
+        public void scheduleTimer(TimerId timer, Duration delay) {
+            // The log says when (and whether) the timer fired.
+        }
+
+        @Override
+        public void cancelTimer(TimerId timer) {
+        }
+
+        @Override
+        public void log(NodeId node, int incarnation, String line) {
+            options.nodeOutput().accept(node + "#" + incarnation + ": " + line);
+        }
+    }
+
+    /** The live view handed to listeners. */
+    private final class State implements ReplayState {
+        @Override
+        public SortedMap<NodeId, Node> nodes() {
+            SortedMap<NodeId, Node> live = new TreeMap<>();
+            states.forEach((id, state) -> {
+                if (state.runner != null && !state.skipped) {
+                    live.put(id, state.runner.node());
+                }
+            });
+            return Collections.unmodifiableSortedMap(live);
+        }
+
+        @Override
+        public Optional<Node> node(NodeId node) {
+            NodeState state = states.get(Objects.requireNonNull(node, "node"));
+            return state == null || state.runner == null || state.skipped ? Optional.empty()
+                    : Optional.of(state.runner.node());
+        }
+
+        @Override
+        public int incarnation(NodeId node) {
+            NodeState state = states.get(Objects.requireNonNull(node, "node"));
+            return state == null || state.runner == null ? 0 : state.runner.incarnation();
+        }
+    }
+}

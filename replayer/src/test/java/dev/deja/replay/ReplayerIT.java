@@ -1,0 +1,143 @@
+package dev.deja.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.deja.node.Node;
+import dev.deja.node.NodeId;
+import dev.deja.replay.testing.InProcessCluster;
+import dev.deja.replay.testing.PingNode;
+import dev.deja.replay.testing.StaticCounterNode;
+import dev.deja.trace.Event;
+import dev.deja.trace.Trace;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Replays traces recorded in this process (real Chronicle logs, no processes). */
+class ReplayerIT {
+    private static final NodeId N1 = new NodeId("n1");
+    private static final NodeId N2 = new NodeId("n2");
+    private static final NodeId N3 = new NodeId("n3");
+
+    @TempDir
+    Path trace;
+
+    private void recordPingCluster() {
+        Map<NodeId, Class<? extends Node>> nodes = new LinkedHashMap<>();
+        nodes.put(N1, PingNode.class);
+        nodes.put(N2, PingNode.class);
+        nodes.put(N3, PingNode.class);
+        new InProcessCluster(trace, nodes, 11).run(500);
+    }
+
+    private static List<String> listenerCalls(Trace trace, Replayer.Options options) {
+        List<String> calls = new ArrayList<>();
+        ReplayResult result = Replayer.replay(trace, options.withListener((event, position, state) -> {
+            StringBuilder nodes = new StringBuilder();
+            state.nodes().forEach((id, node) -> nodes.append(id).append('/').append(state.incarnation(id)).append('=')
+                    .append(((PingNode) node).received()).append(' '));
+            calls.add(position + " " + event.startedHandler() + " " + event.entry() + " | " + nodes);
+        }));
+        assertThat(result.divergences()).isEmpty();
+        return calls;
+    }
+
+    @Test
+    void replay_ofAnInProcessRecording_hasNoDivergence() {
+        recordPingCluster();
+        Trace opened = Trace.open(trace);
+        ReplayResult result = Replayer.replay(opened, Replayer.Options.defaults());
+        assertThat(result.divergences()).isEmpty();
+        assertThat(result.nodes()).isEqualTo(3);
+        assertThat(result.entries()).isGreaterThan(50);
+        assertThat(result.handlerCalls()).isGreaterThan(10).isLessThan(result.entries());
+    }
+
+    @Test
+    void replay_twice_givesIdenticalListenerCalls() {
+        recordPingCluster();
+        List<String> first = listenerCalls(Trace.open(trace), Replayer.Options.defaults());
+        List<String> second = listenerCalls(Trace.open(trace), Replayer.Options.defaults());
+        assertThat(first).hasSizeGreaterThan(50);
+        assertThat(second).isEqualTo(first);
+        assertThat(first.getLast()).contains("n1/1=").contains("n2/1=").contains("n3/1=");
+    }
+
+    @Test
+    void replay_untilPosition_stopsAfterThatManyMergedEntries() {
+        recordPingCluster();
+        List<String> all = listenerCalls(Trace.open(trace), Replayer.Options.defaults());
+        List<String> some = listenerCalls(Trace.open(trace), Replayer.Options.defaults().withUntilPosition(17));
+        assertThat(some).isEqualTo(all.subList(0, 17));
+    }
+
+    @Test
+    void replay_ofOneNode_replaysItsReceivesFromItsOwnLog() {
+        recordPingCluster();
+        List<String> calls = new ArrayList<>();
+        ReplayResult result = Replayer.replay(Trace.open(trace), Replayer.Options.defaults().withOnlyNode(N2)
+                .withListener((event, position, state) -> calls.add(event.entry().node().value())));
+        assertThat(result.divergences()).isEmpty();
+        assertThat(result.nodes()).isEqualTo(1);
+        assertThat(calls).isNotEmpty().containsOnly("n2");
+    }
+
+    @Test
+    void replay_detectsANodeThatBehavesDifferently() {
+        new InProcessCluster(trace, Map.of(N1, StaticCounterNode.class), 1).run(100);
+        ReplayResult result = Replayer.replay(Trace.open(trace), Replayer.Options.defaults());
+        assertThat(result.divergences()).singleElement().satisfies(divergence -> {
+            assertThat(divergence.node()).isEqualTo(N1);
+            assertThat(divergence.incarnation()).isEqualTo(1);
+            // seq 0 start, 1 send Count(0), 2 receive Count(0), 3 random draw, 4 send: the counter differs
+            assertThat(divergence.seq()).isEqualTo(4);
+            assertThat(divergence.expected()).contains("n1#4").contains("Send[to=n1");
+            assertThat(divergence.actual()).contains("Send[to=n1").contains("digest=");
+            assertThat(divergence.actual()).isNotEqualTo(divergence.expected());
+            assertThat(divergence.recentEvents()).hasSize(4);
+            assertThat(divergence.recentEvents().getLast().event()).isInstanceOf(Event.RandomDraw.class);
+            assertThat(divergence.describe()).contains("divergence at node n1 (incarnation 1), seq 4")
+                    .contains("expected:").contains("actual:");
+        });
+    }
+
+    @Test
+    void replay_keepGoing_reportsEveryDivergingNode() {
+        new InProcessCluster(trace, Map.of(N1, StaticCounterNode.class, N2, StaticCounterNode.class), 1).run(100);
+        assertThat(Replayer.replay(Trace.open(trace), Replayer.Options.defaults()).divergences()).hasSize(1);
+        ReplayResult result = Replayer.replay(Trace.open(trace), Replayer.Options.defaults().withKeepGoing(true));
+        assertThat(result.divergences()).extracting(Divergence::node).containsExactlyInAnyOrder(N1, N2);
+    }
+
+    @Test
+    void replay_refusesAMissingNodeLogUnlessPartial() throws IOException {
+        recordPingCluster();
+        deleteRecursively(Trace.nodeDirectory(trace, N3));
+        assertThatThrownBy(() -> Replayer.replay(Trace.open(trace), Replayer.Options.defaults()))
+                .isInstanceOf(ReplayException.class)
+                .hasMessageContaining("node n3 has no log (it is a peer in the start of n1, n2)")
+                .hasMessageContaining("recorded message(s) come from it")
+                .hasMessageContaining("Receive[from=n3")
+                .hasMessageContaining("--partial");
+        ReplayResult result = Replayer.replay(Trace.open(trace), Replayer.Options.defaults().withPartial(true));
+        assertThat(result.divergences()).isEmpty();
+        assertThat(result.nodes()).isEqualTo(2);
+    }
+
+    private static void deleteRecursively(Path directory) throws IOException {
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+}
