@@ -170,12 +170,10 @@ public final class Deployment {
     }
 
     private void launch(NodeId node, Path clusterFile) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
-        command.addAll(childJvmFlags());
-        plan.traceDirectory().ifPresent(t -> command.add("-D" + Recording.PROPERTY + "=" + t.toAbsolutePath()));
-        command.addAll(List.of("-cp", plan.classpath(), "dev.deja.main.NodeMain", "--cluster",
-                clusterFile.toAbsolutePath().toString(), "--node", node.value(), "--storage",
+        List<String> recording = plan.traceDirectory()
+                .map(t -> List.of("-D" + Recording.PROPERTY + "=" + t.toAbsolutePath())).orElse(List.of());
+        List<String> command = childJavaCommand(recording, plan.classpath(), "dev.deja.main.NodeMain", List.of(
+                "--cluster", clusterFile.toAbsolutePath().toString(), "--node", node.value(), "--storage",
                 plan.workDirectory().resolve(node.value()).resolve("storage").toAbsolutePath().toString()));
         Path log = plan.workDirectory().resolve(node.value() + ".log");
         Process process = new ProcessBuilder(command)
@@ -183,6 +181,21 @@ public final class Deployment {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .start();
         processes.put(node, process);
+    }
+
+    /**
+     * The command that runs {@code mainClass} in a new JVM like this one: this JVM's java binary and
+     * {@link #childJvmFlags()}, then {@code extraFlags}, the classpath, the main class and its arguments.
+     */
+    public static List<String> childJavaCommand(List<String> extraFlags, String classpath, String mainClass,
+                                                List<String> arguments) {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(childJvmFlags());
+        command.addAll(extraFlags);
+        command.addAll(List.of("-cp", classpath, mainClass));
+        command.addAll(arguments);
+        return command;
     }
 
     /** The flags of this JVM that node processes need too (module opens, Chronicle settings), plus a small heap. */

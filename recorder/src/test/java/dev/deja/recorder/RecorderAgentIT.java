@@ -63,12 +63,9 @@ class RecorderAgentIT {
         new ClusterSpec(nodes, Map.of(), null).write(clusterFile);
         List<Process> processes = new ArrayList<>();
         for (String id : List.of("n1", "n2")) {
-            List<String> command = new ArrayList<>();
-            command.add(ProcessHandle.current().info().command().orElse("java"));
-            command.addAll(Deployment.childJvmFlags());
-            command.addAll(recordingFlags);
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.deja.main.NodeMain",
-                    "--cluster", clusterFile.toString(), "--node", id, "--storage", work.resolve(id).toString()));
+            List<String> command = Deployment.childJavaCommand(recordingFlags, System.getProperty("java.class.path"),
+                    "dev.deja.main.NodeMain", List.of("--cluster", clusterFile.toString(), "--node", id, "--storage",
+                            work.resolve(id).toString()));
             processes.add(new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(work.resolve(id + ".log").toFile()).start());
         }

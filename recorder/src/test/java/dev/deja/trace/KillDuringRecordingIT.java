@@ -96,11 +96,8 @@ class KillDuringRecordingIT {
     /** Starts a recording child, kills it after a seeded delay, returns the last seq it acknowledged (-1: none). */
     private static long killAtSeededPoint(Path trace, long seed) throws IOException, InterruptedException {
         Files.createDirectories(trace);
-        List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
-        command.addAll(Deployment.childJvmFlags());
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), RecordingChild.class.getName(),
-                trace.toString(), Long.toString(seed)));
+        List<String> command = Deployment.childJavaCommand(List.of(), System.getProperty("java.class.path"),
+                RecordingChild.class.getName(), List.of(trace.toString(), Long.toString(seed)));
         Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         AtomicLong acknowledged = new AtomicLong(-1);
         BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));

@@ -24,6 +24,26 @@ public final class NodeStream implements AutoCloseable {
     interface Source extends Iterator<TraceEvent>, AutoCloseable {
         @Override
         void close();
+
+        /** Adapts an iterator and the action that releases it. */
+        static Source of(Iterator<TraceEvent> entries, Runnable onClose) {
+            return new Source() {
+                @Override
+                public boolean hasNext() {
+                    return entries.hasNext();
+                }
+
+                @Override
+                public TraceEvent next() {
+                    return entries.next();
+                }
+
+                @Override
+                public void close() {
+                    onClose.run();
+                }
+            };
+        }
     }
 
     private final NodeId node;
@@ -46,45 +66,14 @@ public final class NodeStream implements AutoCloseable {
         List<NodeManifest.Incarnation> incarnations = log.manifest().incarnations();
         return new NodeStream(log.node(), log.directory().toString(), () -> {
             NodeLog.Cursor cursor = log.cursor();
-            return new Source() {
-                @Override
-                public boolean hasNext() {
-                    return cursor.hasNext();
-                }
-
-                @Override
-                public TraceEvent next() {
-                    return cursor.next();
-                }
-
-                @Override
-                public void close() {
-                    cursor.close();
-                }
-            };
+            return Source.of(cursor, cursor::close);
         }, incarnations.getLast().completed());
     }
 
     /** A stream over entries held in memory (tests). */
     static NodeStream of(NodeId node, List<TraceEvent> entries, boolean lastIncarnationCompleted) {
-        return new NodeStream(node, "memory:" + node, () -> {
-            Iterator<TraceEvent> iterator = entries.iterator();
-            return new Source() {
-                @Override
-                public boolean hasNext() {
-                    return iterator.hasNext();
-                }
-
-                @Override
-                public TraceEvent next() {
-                    return iterator.next();
-                }
-
-                @Override
-                public void close() {
-                }
-            };
-        }, lastIncarnationCompleted);
+        return new NodeStream(node, "memory:" + node, () -> Source.of(entries.iterator(), () -> { }),
+                lastIncarnationCompleted);
     }
 
     NodeId node() {
