@@ -1,0 +1,33 @@
+package dev.deja.check;
+
+import dev.deja.node.NodeId;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One change to one row of a declared table, found by diffing a node's rows after an event with its rows
+ * before it.
+ *
+ * <p>Values are normalized so they can be stored, compared and handed to Python without host objects:
+ * {@code null}, {@link Boolean}, {@link Long} (all integral types), {@link Double}, {@link String} (strings,
+ * enums by name, node ids), {@link java.util.List} (immutable; from collections and arrays) and
+ * {@link java.util.Map} (immutable, insertion-ordered). A reference to an object of a declared table is its
+ * {@code oid} as a {@link Long}.
+ *
+ * @param table  the declared table's name
+ * @param kind   what happened to the row
+ * @param node   the node that owns the object
+ * @param oid    the object's identity, stable for the whole run
+ * @param values every declared column's value after the change (empty for a delete)
+ */
+public record RowChange(String table, Kind kind, NodeId node, long oid, Map<String, Object> values) {
+    /** What happened to a row. */
+    public enum Kind { INSERT, UPDATE, DELETE }
+
+    public RowChange {
+        Objects.requireNonNull(table, "table");
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(node, "node");
+        Objects.requireNonNull(values, "values");
+    }
+}

@@ -1,0 +1,43 @@
+package dev.deja.check;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The checker's durable store for one trace ({@code TRACE/check/}): every declared table's rows with their
+ * history, the checked events and the violations of the last check, so that "state of table T as of event N"
+ * is one SQL query and a script whose table declarations did not change can be re-checked without replaying.
+ *
+ * <p>Writing: {@link #beginCheck} with the script's schemas, then {@link #append} for every step in order,
+ * {@link #recordViolation} for each finding, and {@link #finishCheck} once the replay reached the end of
+ * the trace (a check that stopped early leaves no reusable history). Confined to one thread.
+ */
+public interface StateHistory extends AutoCloseable {
+    /** Starts recording a new check with these table declarations, discarding earlier history and violations. */
+    void beginCheck(List<TableSchema> schemas);
+
+    /** Records one step; steps arrive in increasing position order. */
+    void append(StateStep step);
+
+    /** Records one finding of the current check. */
+    void recordViolation(Violation violation);
+
+    /** Marks the history complete: it covers every event of the trace. */
+    void finishCheck();
+
+    /** Whether a complete history exists that was extracted with exactly these schemas. */
+    boolean hasCompleteHistory(List<TableSchema> schemas);
+
+    /**
+     * Streams the stored steps, in position order, from {@code fromPosition} on; only valid when
+     * {@link #hasCompleteHistory} holds for the schemas being checked. Returns how many steps were read.
+     */
+    long replayHistory(long fromPosition, Consumer<StateStep> consumer);
+
+    /** The violations stored by the last finished check, if any. */
+    Optional<List<Violation>> lastViolations();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,37 @@
+package dev.deja.check;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One finding of a check: a safety predicate false at an event, a liveness span, or a predicate that failed
+ * to evaluate.
+ *
+ * @param predicate   the predicate's name (the Python function's name)
+ * @param kind        whether it was declared {@code always} or {@code eventually}
+ * @param status      what happened
+ * @param event       the event at which it was found (for a span, the event that opened it)
+ * @param endPosition for a span, the position of the event that closed it; empty if still open at the end of
+ *                    the trace, and for everything that is not a span
+ * @param aux         the predicate's auxiliary values at {@code event}, by name (normalized like row values)
+ * @param message     for ERROR the Python traceback, for TIMEOUT the limit; otherwise empty
+ */
+public record Violation(String predicate, Kind kind, Status status, CheckedEvent event,
+                        Optional<Long> endPosition, Map<String, Object> aux, String message) {
+    /** How the predicate was declared. */
+    public enum Kind { ALWAYS, EVENTUALLY }
+
+    /** What the check found. */
+    public enum Status { VIOLATED, ERROR, TIMEOUT }
+
+    public Violation {
+        Objects.requireNonNull(predicate, "predicate");
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(event, "event");
+        Objects.requireNonNull(endPosition, "endPosition");
+        aux = Map.copyOf(aux);
+        Objects.requireNonNull(message, "message");
+    }
+}
