@@ -1,5 +1,6 @@
 package dev.deja.examples.paxos;
 
+import dev.deja.examples.testing.SimCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;

@@ -1,4 +1,4 @@
-package dev.deja.examples.paxos;
+package dev.deja.examples.testing;
 
 import dev.deja.node.Env;
 import dev.deja.node.Node;
@@ -27,7 +27,7 @@ import java.util.random.RandomGenerator;
  * <p>The seeded random decides everything: which messages are lost, each message's delay (so which pending
  * message or timer runs next, and how messages reorder), the nodes' own random draws, and crash-restarts.
  */
-final class SimCluster {
+public final class SimCluster {
     /**
      * How hostile the network is.
      *
@@ -36,7 +36,7 @@ final class SimCluster {
      * @param slowProbability    chance that a delivered message instead takes up to {@code slowDelayMillis}
      * @param restartProbability chance, before each event, that a random node crashes and restarts at once
      */
-    record Network(double dropProbability, int maxDelayMillis, double slowProbability, int slowDelayMillis,
+    public record Network(double dropProbability, int maxDelayMillis, double slowProbability, int slowDelayMillis,
                    double restartProbability) {
     }
 
@@ -59,31 +59,31 @@ final class SimCluster {
     private long nextSequence;
     private BiConsumer<NodeId, Node> observer = (id, node) -> { };
 
-    SimCluster(long seed, Network network) {
+    public SimCluster(long seed, Network network) {
         this.random = new SplittableRandom(seed);
         this.network = network;
     }
 
     /** Adds a cluster node (every server is every other server's peer). */
-    SimCluster server(String id, Supplier<? extends Node> factory) {
+    public SimCluster server(String id, Supplier<? extends Node> factory) {
         serverIds.add(new NodeId(id));
         return client(id, factory);
     }
 
     /** Adds a client: addressable but nobody's peer; its peers are all servers. */
-    SimCluster client(String id, Supplier<? extends Node> factory) {
+    public SimCluster client(String id, Supplier<? extends Node> factory) {
         factories.put(new NodeId(id), factory);
         return this;
     }
 
     /** Called after every handler with the node that ran it. */
-    SimCluster observe(BiConsumer<NodeId, Node> observer) {
+    public SimCluster observe(BiConsumer<NodeId, Node> observer) {
         this.observer = observer;
         return this;
     }
 
     /** Starts every node, servers first. */
-    SimCluster start(Map<String, String> serverArgs) {
+    public SimCluster start(Map<String, String> serverArgs) {
         serverIds.sort(null);
         List<NodeId> clients = factories.keySet().stream().filter(id -> !serverIds.contains(id)).toList();
         serverIds.forEach(id -> boot(id, 1, serverArgs));
@@ -95,7 +95,7 @@ final class SimCluster {
      * Runs events until none is pending, virtual time passes {@code untilMillis}, or {@code maxEvents} ran.
      * Returns whether the run went quiet (nothing left to do).
      */
-    boolean run(long untilMillis, int maxEvents) {
+    public boolean run(long untilMillis, int maxEvents) {
         for (int events = 0; events < maxEvents && !queue.isEmpty(); events++) {
             if (network.restartProbability() > 0 && random.nextDouble() < network.restartProbability()) {
                 NodeId victim = serverIds.get(random.nextInt(serverIds.size()));
@@ -118,11 +118,11 @@ final class SimCluster {
         return queue.isEmpty();
     }
 
-    Map<NodeId, Node> nodes() { return nodes; }
-    List<NodeId> serverIds() { return serverIds; }
-    long nowMillis() { return nowMillis; }
+    public Map<NodeId, Node> nodes() { return nodes; }
+    public List<NodeId> serverIds() { return serverIds; }
+    public long nowMillis() { return nowMillis; }
     /** What the nodes wrote with {@link Env#log}, for debugging a seed. */
-    List<String> logLines() { return logLines; }
+    public List<String> logLines() { return logLines; }
 
     private void boot(NodeId id, int incarnation, Map<String, String> args) {
         List<NodeId> peers = serverIds.stream().filter(peer -> !peer.equals(id)).toList();
