@@ -1,0 +1,60 @@
+package dev.deja.check;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The result of checking one trace with one script: what {@code deja check --json} writes and what the
+ * viewer's violation stripe reads.
+ *
+ * @param trace          the trace directory as given
+ * @param script         the script file as given
+ * @param eventsChecked  how many events were evaluated
+ * @param fromHistory    whether the state came from stored history instead of a replay
+ * @param violations     every finding, in position order
+ */
+public record CheckReport(String trace, String script, long eventsChecked, boolean fromHistory,
+                          List<Violation> violations) {
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .addModule(new Jdk8Module())
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
+
+    public CheckReport {
+        Objects.requireNonNull(trace, "trace");
+        Objects.requireNonNull(script, "script");
+        violations = List.copyOf(violations);
+    }
+
+    /** Writes this report as JSON to {@code file}. */
+    public void write(Path file) {
+        try {
+            MAPPER.writeValue(file.toFile(), this);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the check report " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Reads a report written by {@link #write}; a file that is not one is refused naming the file. */
+    public static CheckReport read(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("no check report at " + file);
+        }
+        try {
+            return MAPPER.readValue(file.toFile(), CheckReport.class);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(file + " is not a Deja check report (as written by deja check --json): "
+                    + e.getMessage(), e);
+        }
+    }
+}
