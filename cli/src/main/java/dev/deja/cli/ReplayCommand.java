@@ -18,7 +18,8 @@ import picocli.CommandLine.Parameters;
                 + "from its recorded inputs and what it does is compared with the recording.",
                 "Prints each divergence (node, incarnation, seq, expected, actual, the node's last events), then one "
                         + "summary line. Exit code 1 if any node diverged."},
-        footer = {"", "Example:", "  deja replay traces/paxos", "  deja replay traces/paxos --node n2 --until 500"})
+        footer = {"", "Example:", "  deja replay traces/paxos", "  deja replay traces/paxos --node n2 --until 500",
+                "  deja replay traces/mine --classpath build/libs/*"})
 public final class ReplayCommand implements Callable<Integer> {
     @Parameters(paramLabel = "TRACE", description = "The trace directory.")
     Path trace;
@@ -37,16 +38,30 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--partial", description = "Replay even if some node's log is missing from the trace.")
     boolean partial;
 
+    @Option(names = "--classpath", paramLabel = "JARS", description = UserClasspath.DESCRIPTION)
+    String classpath;
+
     @Override
     public Integer call() {
-        Replayer.Options options = Replayer.Options.defaults().withKeepGoing(keepGoing).withPartial(partial);
+        Replayer.Options options = Replayer.Options.defaults().withKeepGoing(keepGoing).withPartial(partial)
+                .withClassLoader(UserClasspath.loader(classpath));
         if (until != null) {
             options = options.withUntilPosition(until);
         }
         if (node != null) {
             options = options.withOnlyNode(new NodeId(node));
         }
-        ReplayResult result = Replayer.replay(Trace.open(trace), options);
+        Trace opened = Trace.open(trace);
+        ReplayProgress progress = ReplayProgress.forLogs("replay", ReplayProgress.logsOf(opened, node),
+                options.untilPosition());
+        ReplayResult result;
+        if (progress == null) {
+            result = Replayer.replay(opened, options);
+        } else {
+            try (progress) {
+                result = Replayer.replay(opened, options.withListener(progress));
+            }
+        }
         for (Divergence divergence : result.divergences()) {
             System.out.print(divergence.describe());
         }

@@ -2,7 +2,6 @@ package dev.deja.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.deja.main.DejaCli;
 import dev.deja.node.NodeId;
 import dev.deja.trace.Event;
 import dev.deja.trace.MessageCodec;
@@ -11,19 +10,12 @@ import dev.deja.trace.NodeLogWriter;
 import dev.deja.trace.Payload;
 import dev.deja.trace.Trace;
 import dev.deja.trace.TraceEvent;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
 import java.io.RandomAccessFile;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code deja dump} over a real trace, compared with golden files. */
 class DumpCommandIT {
@@ -58,49 +50,21 @@ class DumpCommandIT {
         }
     }
 
-    private record Output(int status, String out, String err) {
-    }
-
-    private static Output run(String... args) {
-        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-        PrintStream previous = System.out;
-        StringWriter err = new StringWriter();
-        int status;
-        try {
-            System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
-            CommandLine commandLine = DejaCli.commandLine();
-            commandLine.setErr(new PrintWriter(err, true));
-            status = commandLine.execute(args);
-        } finally {
-            System.setOut(previous);
-        }
-        return new Output(status, stdout.toString(StandardCharsets.UTF_8), err.toString());
-    }
-
-    /** The golden file's content; with {@code -Ddeja.updateGolden=true} it is first rewritten from {@code actual}. */
-    private static String golden(String name, String actual) throws Exception {
-        Path file = Path.of("src/test/resources/golden", name);
-        if (Boolean.getBoolean("deja.updateGolden")) {
-            Files.writeString(file, actual);
-        }
-        return Files.readString(file);
-    }
-
     @Test
     void dumpJson_matchesTheGoldenFile() throws Exception {
         writeTrace();
-        Output output = run("dump", trace.toString(), "--json");
+        CliRun.Output output = CliRun.run("dump", trace.toString(), "--json");
         assertThat(output.err()).isEmpty();
         assertThat(output.status()).isZero();
-        assertThat(output.out()).isEqualTo(golden("dump.jsonl", output.out()));
+        assertThat(output.out()).isEqualTo(CliRun.golden("dump.jsonl", output.out()));
     }
 
     @Test
     void dumpText_matchesTheGoldenFile() throws Exception {
         writeTrace();
-        Output output = run("dump", trace.toString(), "--node", "n1");
+        CliRun.Output output = CliRun.run("dump", trace.toString(), "--node", "n1");
         assertThat(output.status()).isZero();
-        assertThat(output.out()).isEqualTo(golden("dump.txt", output.out()));
+        assertThat(output.out()).isEqualTo(CliRun.golden("dump.txt", output.out()));
     }
 
     @Test
@@ -121,7 +85,7 @@ class DumpCommandIT {
             raf.seek(offset + 5);
             raf.write(b ^ 0x40);
         }
-        Output output = run("dump", trace.toString());
+        CliRun.Output output = CliRun.run("dump", trace.toString());
         assertThat(output.status()).isEqualTo(1);
         assertThat(output.err()).startsWith("deja dump: " + file + ": node n1, entry 1 (incarnation 1), byte offset "
                 + offset + ": corrupted entry: checksum mismatch").doesNotContain("\tat ");
@@ -131,7 +95,7 @@ class DumpCommandIT {
     @Test
     void dump_ofAMissingNode_namesTheRecordedNodes() {
         writeTrace();
-        Output output = run("dump", trace.toString(), "--node", "n9");
+        CliRun.Output output = CliRun.run("dump", trace.toString(), "--node", "n9");
         assertThat(output.status()).isEqualTo(1);
         assertThat(output.err()).contains("no log of node n9 (recorded nodes: n1)");
     }
