@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.deja.node.Node;
 import dev.deja.node.NodeId;
+import dev.deja.replay.testing.IdentityHashNode;
 import dev.deja.replay.testing.InProcessCluster;
+import dev.deja.replay.testing.NanoTimeNode;
 import dev.deja.replay.testing.PingNode;
 import dev.deja.replay.testing.StaticCounterNode;
 import dev.deja.trace.Event;
@@ -107,6 +109,30 @@ class ReplayerIT {
             assertThat(divergence.recentEvents().getLast().event()).isInstanceOf(Event.RandomDraw.class);
             assertThat(divergence.describe()).contains("divergence at node n1 (incarnation 1), seq 4")
                     .contains("expected:").contains("actual:");
+        });
+    }
+
+    @Test
+    void replay_ofANodeReadingNanoTime_reportsItsFirstSend() {
+        new InProcessCluster(trace, Map.of(N1, NanoTimeNode.class), 1).run(10);
+        ReplayResult result = Replayer.replay(Trace.open(trace), Replayer.Options.defaults());
+        assertThat(result.divergences()).singleElement().satisfies(divergence -> {
+            // seq 0 start, 1 random draw, 2 the send whose content came from System.nanoTime()
+            assertThat(divergence.seq()).isEqualTo(2);
+            assertThat(divergence.expected()).contains("Send[to=n1").contains("Stamp");
+            assertThat(divergence.actual()).contains("Send[to=n1").isNotEqualTo(divergence.expected());
+        });
+    }
+
+    @Test
+    void replay_ofANodeIteratingAnIdentityHashMap_reportsTheSendThatRevealsTheOrder() {
+        new InProcessCluster(trace, Map.of(N1, IdentityHashNode.class), 1).run(10);
+        ReplayResult result = Replayer.replay(Trace.open(trace), Replayer.Options.defaults());
+        assertThat(result.divergences()).singleElement().satisfies(divergence -> {
+            // seq 0 start, 1 the deterministic send (matches), 2 the send of the iteration order
+            assertThat(divergence.seq()).isEqualTo(2);
+            assertThat(divergence.expected()).contains("Order");
+            assertThat(divergence.actual()).isNotEqualTo(divergence.expected());
         });
     }
 
