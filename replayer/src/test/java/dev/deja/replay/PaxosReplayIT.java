@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Records a real three-process Paxos deployment with message loss and a {@code kill -9} and restart, then
+ * Records a real seven-process Paxos deployment (the paper's setting: 30% message loss) and a {@code kill -9} and restart, then
  * replays it: no divergence, every incarnation replayed, and the same listener calls on a second replay.
  */
 class PaxosReplayIT {
@@ -37,13 +37,13 @@ class PaxosReplayIT {
     @BeforeAll
     static void recordDeployment() throws Exception {
         Map<NodeId, ClusterSpec.Member> nodes = new LinkedHashMap<>();
-        for (String id : List.of("n1", "n2", "n3")) {
+        for (String id : List.of("n1", "n2", "n3", "n4", "n5", "n6", "n7")) {
             nodes.put(new NodeId(id), new ClusterSpec.Member("127.0.0.1:" + freePort(), PaxosNode.class.getName(), Map.of()));
         }
         NodeId client = new NodeId("client");
         ClusterSpec cluster = new ClusterSpec(nodes,
                 Map.of(client, new ClusterSpec.Member("127.0.0.1:" + freePort(), PaxosClient.class.getName(), Map.of())),
-                new ClusterSpec.Faults(0.2, 5));
+                new ClusterSpec.Faults(0.3, 5));
         trace = temporary.resolve("trace");
         Deployment.Plan plan = new Deployment.Plan(cluster, Optional.of(client), Optional.of(trace),
                 temporary.resolve("work"), Duration.ofSeconds(4), List.of(
@@ -71,7 +71,7 @@ class PaxosReplayIT {
                 result.entriesPerSecond());
         result.divergences().forEach(d -> System.out.println(d.describe()));
         assertThat(result.divergences()).isEmpty();
-        assertThat(result.nodes()).isEqualTo(3);
+        assertThat(result.nodes()).isEqualTo(7);
         assertThat(crashes[0]).as("n2 was killed and restarted").isEqualTo(1);
         assertThat(incarnationsSeen).containsExactly("1:PaxosNode", "2:PaxosNode");
     }
