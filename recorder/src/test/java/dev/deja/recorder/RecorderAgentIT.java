@@ -69,7 +69,16 @@ class RecorderAgentIT {
             processes.add(new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(work.resolve(id + ".log").toFile()).start());
         }
-        Thread.sleep(3000);
+        // Wait until both nodes have exchanged messages for a while, however slow the machine is.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        for (String id : List.of("n1", "n2")) {
+            Path output = work.resolve(id + ".log");
+            while (!Files.readString(output).contains("received 10 pongs")) {
+                assertThat(System.nanoTime()).as("%s printed 'received 10 pongs' within 90 s; its output:%n%s", id,
+                        Files.readString(output)).isLessThan(deadline);
+                Thread.sleep(50);
+            }
+        }
         for (Process process : processes) {
             process.destroy(); // SIGTERM: a clean stop completes the recording
         }
