@@ -6,6 +6,8 @@ tables, updated after every replayed event, and re-evaluates a derived value or 
 something it read (a table, another derived value, the event built-ins) changed.
 """
 
+import traceback  # imported here, not at the first error, so that no error pays for it under the watchdog
+
 __all__ = ["table", "derived", "always", "eventually", "forall", "exists", "implies", "event", "now",
            "stats", "nodes"]
 
@@ -277,8 +279,11 @@ def exists(rows, predicate):
 
 
 def implies(a, b):
-    """Logical implication: not a or b."""
-    return (not a) or b
+    """Logical implication: not a or b. Python evaluates arguments first, so when b is only meaningful if a
+    holds, pass it as a function: implies(len(v) == 2, lambda: v[0] >= v[1])."""
+    if not a:
+        return True
+    return b() if callable(b) else b
 
 
 class _Event:
@@ -500,8 +505,8 @@ def _evaluate():
     return findings
 
 
-def _timed_out():
-    """After an interrupt: the name of what was running. It counts as evaluated and failing, with what it read
+def _abandoned():
+    """After an interrupt or an engine error: the name of what was running. It counts as evaluated and failing, with what it read
     so far as inputs, so it runs again only when those change (a loop that reads nothing never runs again)."""
     global _reading
     read = _reading or set()
@@ -536,7 +541,6 @@ def _aux(index):
 
 
 def _format_error(e):
-    import traceback
     frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == _script_file[0]]
     lines = ["%s:%d: in %s" % (f.filename, f.lineno, f.name) + ("\n    " + f.line if f.line else "")
              for f in frames]

@@ -106,7 +106,7 @@ public final class ScriptEvaluator implements AutoCloseable {
             change = module.getMember("_change");
             begin = module.getMember("_begin");
             evaluate = module.getMember("_evaluate");
-            timedOut = module.getMember("_timed_out");
+            timedOut = module.getMember("_abandoned");
             aux = module.getMember("_aux");
             counts = module.getMember("_counts");
             makeTuple = module.getMember("_make_tuple");
@@ -174,10 +174,9 @@ public final class ScriptEvaluator implements AutoCloseable {
 
     /** How many times each predicate and derived value was evaluated so far. */
     public Map<String, Long> evaluationCounts() {
-        Value all = counts.execute();
         Map<String, Long> out = new LinkedHashMap<>();
-        for (Object key : all.getMemberKeys()) {
-            out.put(key.toString(), all.getMember(key.toString()).asLong());
+        if (fromPython(counts.execute()) instanceof Map<?, ?> all) {
+            all.forEach((k, v) -> out.put(String.valueOf(k), (Long) v));
         }
         return out;
     }
@@ -226,15 +225,27 @@ public final class ScriptEvaluator implements AutoCloseable {
                             f.getArrayElement(2).asString()));
                 }
                 return findings;
-            } catch (PolyglotException interrupted) {
-                if (!interrupted.isInterrupted() && !interrupted.isCancelled()) {
-                    throw interrupted;
+            } catch (PolyglotException failure) {
+                if (failure.isExit() || (!failure.isInterrupted() && !failure.isCancelled() && !failure.isInternalError() && !failure.isHostException())) {
+                    throw failure;
                 }
+                // Stopped by the watchdog, or an error Python's own handlers do not see (such as a blocked
+                // system feature): blame what was running and resume with the next predicate.
                 String name = timedOut.execute().asString();
-                findings.add(new Finding(name, kindOf(name), Finding.Status.TIMEOUT,
-                        "took longer than " + Duration.ofNanos(timeoutNanos).toMillis() + " ms; stopped"));
+                boolean timeout = failure.isInterrupted() || failure.isCancelled();
+                findings.add(new Finding(name, kindOf(name), timeout ? Finding.Status.TIMEOUT : Finding.Status.ERROR,
+                        timeout ? "took longer than " + Duration.ofNanos(timeoutNanos).toMillis() + " ms; stopped"
+                                : firstLine(failure.getMessage())));
             }
         }
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "failed";
+        }
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
     }
 
     /** The aux values of {@code predicate} now, normalized like row values. */

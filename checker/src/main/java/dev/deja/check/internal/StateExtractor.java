@@ -77,9 +77,9 @@ public final class StateExtractor {
         }
     }
 
-    /** How many classes have a cached plan (for tests). */
-    int plannedClasses() {
-        return plans.size();
+    /** The classes that have a cached plan, i.e. whose objects were visited (for tests). */
+    Set<Class<?>> plannedClasses() {
+        return Set.copyOf(plans.keySet());
     }
 
     /**
@@ -123,7 +123,7 @@ public final class StateExtractor {
                 current.rows.put(oid, new Row(plan.table, Collections.unmodifiableMap(values)));
             }
             for (Object child : children(object, plan)) {
-                if (child != null && visited.put(child, Boolean.TRUE) == null) {
+                if (child != null && !isLeaf(child.getClass()) && visited.put(child, Boolean.TRUE) == null) {
                     pending.addLast(child);
                 }
             }
@@ -376,6 +376,12 @@ public final class StateExtractor {
         }
         plan.walkFields = List.copyOf(walk);
         return plan;
+    }
+
+    /** Values that never hold other objects worth visiting. */
+    private static boolean isLeaf(Class<?> type) {
+        return type == String.class || type == Long.class || type == Integer.class || type == NodeId.class
+                || type == Boolean.class || type == Double.class || type.isEnum();
     }
 
     private static boolean isJdk(Class<?> type) {
