@@ -14,7 +14,8 @@ import java.util.Optional;
  * @param event       the event at which it was found (for a span, the event that opened it)
  * @param endPosition for a span, the position of the event that closed it; empty if still open at the end of
  *                    the trace, and for everything that is not a span
- * @param aux         the predicate's auxiliary values at {@code event}, by name (normalized like row values)
+ * @param aux         the predicate's auxiliary values at {@code event}, by name in declaration order (normalized
+ *                    like row values; a value may be null)
  * @param message     for ERROR the Python traceback, for TIMEOUT the limit; otherwise empty
  */
 public record Violation(String predicate, Kind kind, Status status, CheckedEvent event,
@@ -31,7 +32,8 @@ public record Violation(String predicate, Kind kind, Status status, CheckedEvent
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(event, "event");
         Objects.requireNonNull(endPosition, "endPosition");
-        aux = Map.copyOf(aux);
+        // Aux values may be None in Python (null here), so no Map.copyOf; declaration order is kept.
+        aux = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(aux));
         Objects.requireNonNull(message, "message");
     }
 }

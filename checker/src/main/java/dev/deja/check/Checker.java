@@ -1,0 +1,287 @@
+package dev.deja.check;
+
+import dev.deja.check.internal.PythonEngine;
+import dev.deja.check.internal.ScriptEvaluator;
+import dev.deja.check.internal.StateExtractor;
+import dev.deja.node.NodeId;
+import dev.deja.replay.Divergence;
+import dev.deja.replay.ReplayResult;
+import dev.deja.replay.Replayer;
+import dev.deja.trace.Event;
+import dev.deja.trace.Trace;
+import dev.deja.trace.TraceEvent;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.LongConsumer;
+
+/**
+ * Checks a trace against a predicate script: replays the trace (or reads the stored state history when the
+ * script's tables are unchanged), refreshes the declared tables after every handler event, evaluates the
+ * script, and returns every finding.
+ *
+ * <p>An event, for the checker, is a merged entry at which a handler began ({@code start}, {@code receive},
+ * {@code timer}, and {@code crash}, where the next incarnation starts); the sends and observations inside a
+ * handler are part of its event. Positions are those of the merged order, as in {@code deja replay} and
+ * {@code deja dump}.
+ *
+ * <p>Findings: an {@code always} predicate is reported at each event where it turns false (not again while
+ * it stays false); an {@code eventually} predicate gives a span from the event where it turns false to the
+ * event where it turns true again, or open at the end; a predicate that raises is reported as ERROR and one
+ * that runs longer than the timeout as TIMEOUT, and the check goes on.
+ */
+public final class Checker {
+    private Checker() {
+    }
+
+    /**
+     * How to check.
+     *
+     * @param fromPosition      report findings at or after this position only (state is still built from the start)
+     * @param toPosition        stop after the event at this position; {@link Long#MAX_VALUE} for all
+     * @param limit             stop after this many findings; {@link Long#MAX_VALUE} for all
+     * @param predicateTimeout  the longest one event's evaluation may take before the running predicate is stopped
+     * @param reuseHistory      whether a complete stored history with the same tables may replace the replay
+     * @param classLoader       loads node classes, message classes and table classes
+     * @param scriptOutput      where the script's {@code print} goes
+     * @param progress          called now and then with the position reached
+     */
+    public record Options(long fromPosition, long toPosition, long limit, Duration predicateTimeout,
+                          boolean reuseHistory, ClassLoader classLoader, OutputStream scriptOutput,
+                          LongConsumer progress) {
+        public Options {
+            Objects.requireNonNull(predicateTimeout, "predicateTimeout");
+            Objects.requireNonNull(classLoader, "classLoader");
+            Objects.requireNonNull(scriptOutput, "scriptOutput");
+            Objects.requireNonNull(progress, "progress");
+            if (fromPosition < 0 || toPosition < 0 || limit < 1) {
+                throw new IllegalArgumentException("positions must be at least 0 and the limit at least 1");
+            }
+            if (predicateTimeout.isNegative() || predicateTimeout.isZero()) {
+                throw new IllegalArgumentException("the predicate timeout must be positive, was " + predicateTimeout);
+            }
+        }
+
+        /** Everything, a 10 s predicate timeout, history reused, script output to standard error. */
+        public static Options defaults() {
+            ClassLoader loader = Thread.currentThread().getContextClassLoader();
+            return new Options(0, Long.MAX_VALUE, Long.MAX_VALUE, Duration.ofSeconds(10), true,
+                    loader != null ? loader : Checker.class.getClassLoader(), System.err, position -> { });
+        }
+
+        public Options withRange(long from, long to) {
+            return new Options(from, to, limit, predicateTimeout, reuseHistory, classLoader, scriptOutput, progress);
+        }
+
+        public Options withLimit(long value) {
+            return new Options(fromPosition, toPosition, value, predicateTimeout, reuseHistory, classLoader, scriptOutput, progress);
+        }
+
+        public Options withPredicateTimeout(Duration value) {
+            return new Options(fromPosition, toPosition, limit, value, reuseHistory, classLoader, scriptOutput, progress);
+        }
+
+        public Options withReuseHistory(boolean value) {
+            return new Options(fromPosition, toPosition, limit, predicateTimeout, value, classLoader, scriptOutput, progress);
+        }
+
+        public Options withClassLoader(ClassLoader value) {
+            return new Options(fromPosition, toPosition, limit, predicateTimeout, reuseHistory, value, scriptOutput, progress);
+        }
+
+        public Options withScriptOutput(OutputStream value) {
+            return new Options(fromPosition, toPosition, limit, predicateTimeout, reuseHistory, classLoader, value, progress);
+        }
+
+        public Options withProgress(LongConsumer value) {
+            return new Options(fromPosition, toPosition, limit, predicateTimeout, reuseHistory, classLoader, scriptOutput, value);
+        }
+    }
+
+    /**
+     * A replay that went wrong under the checker (a divergence): the state cannot be trusted past it.
+     */
+    public static final class CheckFailedException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public CheckFailedException(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Checks {@code trace} with the script at {@code script}, writing the state through {@code history}.
+     *
+     * @throws ScriptException          if the script cannot be loaded (before any replay)
+     * @throws CheckFailedException     if the replay diverged
+     */
+    public static CheckReport check(Path trace, Path script, Options options, StateHistory history) {
+        String text;
+        try {
+            text = Files.readString(script, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read the script " + script + ": " + e.getMessage(), e);
+        }
+        PythonEngine.warnIfInterpreted(System.err);
+        try (ScriptEvaluator evaluator = new ScriptEvaluator(text, script.toString(), options.predicateTimeout(),
+                options.scriptOutput())) {
+            Run run = new Run(evaluator, options, history);
+            List<TableSchema> schemas = evaluator.schemas();
+            if (options.reuseHistory() && history.hasCompleteHistory(schemas)) {
+                try {
+                    history.replayHistory(0, run::step);
+                } catch (Stop stop) {
+                    // --to or --limit reached
+                }
+                return run.report(trace, script, true, false);
+            }
+            StateExtractor extractor;
+            try {
+                extractor = new StateExtractor(schemas, options.classLoader());
+            } catch (IllegalArgumentException e) {
+                throw new ScriptException(script + ": " + e.getMessage());
+            }
+            history.beginCheck(schemas);
+            Trace opened = Trace.open(trace);
+            ReplayResult result;
+            boolean stopped = false;
+            try {
+                result = Replayer.replay(opened, Replayer.Options.defaults()
+                        .withClassLoader(options.classLoader())
+                        .withUntilPosition(options.toPosition() == Long.MAX_VALUE ? Long.MAX_VALUE : options.toPosition() + 1)
+                        .withListener((event, position, state) -> {
+                            if (!event.startedHandler()) {
+                                return;
+                            }
+                            TraceEvent entry = event.entry();
+                            StateStep step = new StateStep(checkedEvent(entry, position),
+                                    extractor.extract(entry.node(), state.node(entry.node()).orElse(null)));
+                            history.append(step);
+                            run.step(step);
+                        }));
+            } catch (Stop stop) {
+                stopped = true;
+                result = null;
+            }
+            if (result != null && !result.divergences().isEmpty()) {
+                Divergence divergence = result.divergences().getFirst();
+                throw new CheckFailedException("the replay diverged, so the state cannot be checked past it: "
+                        + divergence.describe());
+            }
+            boolean complete = !stopped && options.toPosition() == Long.MAX_VALUE;
+            CheckReport report = run.report(trace, script, false, complete);
+            if (complete) {
+                history.finishCheck();
+            }
+            return report;
+        }
+    }
+
+    /** The checker's view of a trace entry that began a handler. */
+    static CheckedEvent checkedEvent(TraceEvent entry, long position) {
+        Optional<String> messageType = Optional.empty();
+        Optional<NodeId> from = Optional.empty();
+        if (entry.event() instanceof Event.Receive receive) {
+            messageType = Optional.of(receive.message().simpleType());
+            from = Optional.of(receive.from());
+        }
+        return new CheckedEvent(position, entry.node(), entry.incarnation(), entry.seq(), entry.lamport(),
+                entry.atMillis(), entry.event().typeName(), messageType, from);
+    }
+
+    private static final class Stop extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Stop() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** The evaluation of one check: steps in, findings out. */
+    private static final class Run {
+        private final ScriptEvaluator evaluator;
+        private final Options options;
+        private final StateHistory history;
+        private final List<Violation> violations = new ArrayList<>();
+        private final Map<String, Violation> openSpans = new LinkedHashMap<>();
+        private long events;
+        private long nextProgress;
+
+        Run(ScriptEvaluator evaluator, Options options, StateHistory history) {
+            this.evaluator = evaluator;
+            this.options = options;
+            this.history = history;
+        }
+
+        void step(StateStep step) {
+            long position = step.event().position();
+            if (position > options.toPosition()) {
+                throw new Stop();
+            }
+            events++;
+            if (position >= nextProgress) {
+                options.progress().accept(position);
+                nextProgress = position + 1000;
+            }
+            for (ScriptEvaluator.Finding finding : evaluator.evaluate(step)) {
+                switch (finding.status()) {
+                    case TURNED_FALSE -> {
+                        Violation violation = new Violation(finding.predicate(), finding.kind(), Violation.Status.VIOLATED,
+                                step.event(), Optional.empty(), evaluator.aux(finding.predicate()), "");
+                        if (finding.kind() == Violation.Kind.EVENTUALLY) {
+                            openSpans.put(finding.predicate(), violation);
+                        } else {
+                            add(violation);
+                        }
+                    }
+                    case TURNED_TRUE -> {
+                        Violation open = openSpans.remove(finding.predicate());
+                        if (open != null) {
+                            add(new Violation(open.predicate(), open.kind(), open.status(), open.event(),
+                                    Optional.of(position), open.aux(), open.message()));
+                        }
+                    }
+                    case ERROR -> add(new Violation(finding.predicate(), finding.kind(), Violation.Status.ERROR,
+                            step.event(), Optional.empty(), Map.of(), finding.message()));
+                    case TIMEOUT -> add(new Violation(finding.predicate(), finding.kind(), Violation.Status.TIMEOUT,
+                            step.event(), Optional.empty(), Map.of(), finding.message()));
+                }
+            }
+            if (violations.size() >= options.limit()) {
+                throw new Stop();
+            }
+        }
+
+        private void add(Violation violation) {
+            boolean inRange = violation.event().position() >= options.fromPosition()
+                    || violation.endPosition().map(end -> end >= options.fromPosition()).orElse(false);
+            if (inRange && violations.size() < options.limit()) {
+                violations.add(violation);
+            }
+        }
+
+        CheckReport report(Path trace, Path script, boolean fromHistory, boolean record) {
+            // Spans still open at the end of what was checked are reported without an end.
+            for (Violation open : openSpans.values()) {
+                add(open);
+            }
+            openSpans.clear();
+            List<Violation> sorted = new ArrayList<>(violations);
+            sorted.sort(Comparator.comparingLong(v -> v.event().position()));
+            if (record) {
+                sorted.forEach(history::recordViolation);
+            }
+            return new CheckReport(trace.toString(), script.toString(), events, fromHistory, sorted);
+        }
+    }
+}

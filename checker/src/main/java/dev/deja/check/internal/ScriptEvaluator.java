@@ -1,0 +1,357 @@
+package dev.deja.check.internal;
+
+import dev.deja.check.CheckedEvent;
+import dev.deja.check.RowChange;
+import dev.deja.check.ScriptException;
+import dev.deja.check.StateStep;
+import dev.deja.check.TableSchema;
+import dev.deja.check.Violation;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.EnvironmentAccess;
+import org.graalvm.polyglot.HostAccess;
+import org.graalvm.polyglot.PolyglotAccess;
+import org.graalvm.polyglot.PolyglotException;
+import org.graalvm.polyglot.Source;
+import org.graalvm.polyglot.Value;
+import org.graalvm.polyglot.io.IOAccess;
+
+/**
+ * Runs one predicate script in a sandboxed GraalPy context and evaluates it step by step.
+ *
+ * <p>The context has no file, network, process, environment, thread, native or host-class access: the
+ * script sees only the {@code deja} module and Python's own pure modules. The Java side pushes each step's
+ * row changes into Python-native mirrors ({@code deja.Table}) and then asks Python to evaluate; Python never
+ * reads a host object on this path. A watchdog thread interrupts an evaluation that runs longer than the
+ * predicate timeout ({@link Context#interrupt}), which leaves the context usable: the predicate that was
+ * running is reported as {@link Finding.Status#TIMEOUT} and evaluation resumes with the next one.
+ *
+ * <p>Not thread-safe: one thread calls {@link #evaluate}; only the watchdog touches the context otherwise.
+ */
+public final class ScriptEvaluator implements AutoCloseable {
+    /** One finding of one evaluation. */
+    public record Finding(String predicate, Violation.Kind kind, Status status, String message) {
+        /** What happened to the predicate at this step. */
+        public enum Status { TURNED_FALSE, TURNED_TRUE, ERROR, TIMEOUT }
+    }
+
+    private final Context context;
+    private final List<TableSchema> schemas;
+    private final List<String> predicateNames = new ArrayList<>();
+    private final List<Violation.Kind> predicateKinds = new ArrayList<>();
+    private final Map<String, Integer> tableIndex = new HashMap<>();
+    private final Value change;
+    private final Value begin;
+    private final Value evaluate;
+    private final Value timedOut;
+    private final Value aux;
+    private final Value counts;
+    private final Value makeTuple;
+    private final Value makeDict;
+    private final long timeoutNanos;
+    private final Thread watchdog;
+    private volatile long deadlineNanos = Long.MAX_VALUE;
+    private volatile long callNumber;
+    private volatile boolean closed;
+
+    /**
+     * Loads {@code text} (named {@code fileName} in messages) and runs its declarations.
+     *
+     * @throws ScriptException for a syntax error, an error while declaring, or no predicate at all
+     */
+    public ScriptEvaluator(String text, String fileName, Duration predicateTimeout, OutputStream scriptOutput) {
+        this.timeoutNanos = predicateTimeout.toNanos();
+        this.context = Context.newBuilder("python")
+                .engine(PythonEngine.get())
+                .allowHostAccess(HostAccess.EXPLICIT)
+                .allowHostClassLookup(name -> false)
+                .allowIO(IOAccess.NONE)
+                .allowCreateThread(false)
+                .allowCreateProcess(false)
+                .allowNativeAccess(false)
+                .allowEnvironmentAccess(EnvironmentAccess.NONE)
+                .allowPolyglotAccess(PolyglotAccess.NONE)
+                .out(scriptOutput)
+                .err(scriptOutput)
+                .build();
+        boolean ok = false;
+        try {
+            Value install = context.eval(Source.create("python", """
+                    import sys, types
+                    def __deja_install(source):
+                        m = types.ModuleType("deja")
+                        m.__file__ = "deja.py"
+                        sys.modules["deja"] = m
+                        exec(compile(source, "deja.py", "exec"), m.__dict__)
+                        return m
+                    __deja_install
+                    """));
+            Value module = install.execute(moduleSource());
+            Value error = module.getMember("_load").execute(text, fileName);
+            if (!error.isNull()) {
+                throw new ScriptException(error.asString());
+            }
+            change = module.getMember("_change");
+            begin = module.getMember("_begin");
+            evaluate = module.getMember("_evaluate");
+            timedOut = module.getMember("_abandoned");
+            aux = module.getMember("_aux");
+            counts = module.getMember("_counts");
+            makeTuple = module.getMember("_make_tuple");
+            makeDict = module.getMember("_make_dict");
+            List<TableSchema> declared = new ArrayList<>();
+            Value tables = module.getMember("_tables").execute();
+            for (long i = 0; i < tables.getArraySize(); i++) {
+                Value t = tables.getArrayElement(i);
+                List<String> columns = new ArrayList<>();
+                Value cs = t.getArrayElement(2);
+                for (long c = 0; c < cs.getArraySize(); c++) {
+                    columns.add(cs.getArrayElement(c).asString());
+                }
+                TableSchema schema = new TableSchema(t.getArrayElement(0).asString(), t.getArrayElement(1).asString(), columns);
+                tableIndex.put(schema.name(), declared.size());
+                declared.add(schema);
+            }
+            this.schemas = List.copyOf(declared);
+            module.getMember("_install").execute(module.getMember("_registry").getMember("tables"));
+            Value predicates = module.getMember("_predicates").execute();
+            for (long i = 0; i < predicates.getArraySize(); i++) {
+                Value p = predicates.getArrayElement(i);
+                predicateNames.add(p.getArrayElement(0).asString());
+                predicateKinds.add("eventually".equals(p.getArrayElement(1).asString())
+                        ? Violation.Kind.EVENTUALLY : Violation.Kind.ALWAYS);
+            }
+            ok = true;
+        } catch (PolyglotException e) {
+            throw new ScriptException(fileName + ": " + e.getMessage());
+        } finally {
+            if (!ok) {
+                context.close(true);
+            }
+        }
+        watchdog = Thread.ofPlatform().daemon().name("deja-predicate-watchdog").unstarted(this::watch);
+        watchdog.start();
+    }
+
+    private static String moduleSource() {
+        try (InputStream in = ScriptEvaluator.class.getResourceAsStream("/dev/deja/check/deja.py")) {
+            if (in == null) {
+                throw new IllegalStateException("the deja Python module is missing from the checker jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the deja Python module: " + e.getMessage(), e);
+        }
+    }
+
+    /** The tables the script declared, in declaration order. */
+    public List<TableSchema> schemas() {
+        return schemas;
+    }
+
+    /** The predicates' names, in declaration order. */
+    public List<String> predicateNames() {
+        return List.copyOf(predicateNames);
+    }
+
+    /** The kind of each predicate, by name. */
+    public Violation.Kind kindOf(String predicate) {
+        int i = predicateNames.indexOf(predicate);
+        return i < 0 ? Violation.Kind.ALWAYS : predicateKinds.get(i);
+    }
+
+    /** How many times each predicate and derived value was evaluated so far. */
+    public Map<String, Long> evaluationCounts() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        if (fromPython(counts.execute()) instanceof Map<?, ?> all) {
+            all.forEach((k, v) -> out.put(String.valueOf(k), (Long) v));
+        }
+        return out;
+    }
+
+    /** Applies {@code step} to the mirrors and evaluates what its changes affect; findings in predicate order. */
+    public List<Finding> evaluate(StateStep step) {
+        for (RowChange rowChange : step.changes()) {
+            Integer table = tableIndex.get(rowChange.table());
+            if (table == null) {
+                throw new IllegalArgumentException("a step changes table " + rowChange.table()
+                        + ", which the script does not declare");
+            }
+            List<String> columns = schemas.get(table).columns();
+            Object[] arguments = new Object[4 + (rowChange.kind() == RowChange.Kind.DELETE ? 0 : columns.size())];
+            arguments[0] = table;
+            arguments[1] = switch (rowChange.kind()) {
+                case INSERT -> "I";
+                case UPDATE -> "U";
+                case DELETE -> "D";
+            };
+            arguments[2] = rowChange.node().value();
+            arguments[3] = rowChange.oid();
+            if (rowChange.kind() != RowChange.Kind.DELETE) {
+                for (int c = 0; c < columns.size(); c++) {
+                    arguments[4 + c] = toPython(rowChange.values().get(columns.get(c)));
+                }
+            }
+            change.executeVoid(arguments);
+        }
+        CheckedEvent e = step.event();
+        begin.executeVoid(e.position(), e.node().value(), e.incarnation(), e.seq(), e.lamport(), e.atMillis(), e.type(),
+                e.messageType().orElse(null), e.from().map(n -> n.value()).orElse(null));
+        List<Finding> findings = new ArrayList<>();
+        while (true) {
+            try {
+                Value result = guarded(evaluate);
+                for (long i = 0; i < result.getArraySize(); i++) {
+                    Value f = result.getArrayElement(i);
+                    int index = f.getArrayElement(0).asInt();
+                    Finding.Status status = switch (f.getArrayElement(1).asString()) {
+                        case "F" -> Finding.Status.TURNED_FALSE;
+                        case "T" -> Finding.Status.TURNED_TRUE;
+                        default -> Finding.Status.ERROR;
+                    };
+                    findings.add(new Finding(predicateNames.get(index), predicateKinds.get(index), status,
+                            f.getArrayElement(2).asString()));
+                }
+                return findings;
+            } catch (PolyglotException failure) {
+                if (failure.isExit() || (!failure.isInterrupted() && !failure.isCancelled() && !failure.isInternalError() && !failure.isHostException())) {
+                    throw failure;
+                }
+                // Stopped by the watchdog, or an error Python's own handlers do not see (such as a blocked
+                // system feature): blame what was running and resume with the next predicate.
+                String name = timedOut.execute().asString();
+                boolean timeout = failure.isInterrupted() || failure.isCancelled();
+                findings.add(new Finding(name, kindOf(name), timeout ? Finding.Status.TIMEOUT : Finding.Status.ERROR,
+                        timeout ? "took longer than " + Duration.ofNanos(timeoutNanos).toMillis() + " ms; stopped"
+                                : firstLine(failure.getMessage())));
+            }
+        }
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "failed";
+        }
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
+
+    /** The aux values of {@code predicate} now, normalized like row values. */
+    public Map<String, Object> aux(String predicate) {
+        int index = predicateNames.indexOf(predicate);
+        if (index < 0) {
+            return Map.of();
+        }
+        try {
+            Map<String, Object> out = new LinkedHashMap<>();
+            if (fromPython(guarded(aux, index)) instanceof Map<?, ?> values) {
+                values.forEach((k, v) -> out.put(String.valueOf(k), v));
+            }
+            return out;
+        } catch (PolyglotException e) {
+            if (e.isInterrupted() || e.isCancelled()) {
+                timedOut.execute();
+                return Map.of("aux", "<timed out>");
+            }
+            throw e;
+        }
+    }
+
+    private Value guarded(Value function, Object... arguments) {
+        callNumber++;
+        deadlineNanos = System.nanoTime() + timeoutNanos;
+        try {
+            return function.execute(arguments);
+        } finally {
+            deadlineNanos = Long.MAX_VALUE;
+        }
+    }
+
+    private void watch() {
+        long pollNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(5), Math.min(timeoutNanos / 8, TimeUnit.MILLISECONDS.toNanos(200)));
+        while (!closed) {
+            LockSupport.parkNanos(pollNanos);
+            long call = callNumber;
+            long deadline = deadlineNanos;
+            if (deadline != Long.MAX_VALUE && System.nanoTime() > deadline && call == callNumber && !closed) {
+                try {
+                    context.interrupt(Duration.ofSeconds(10));
+                } catch (Exception e) {
+                    // The evaluation ended meanwhile, or the context is closing: nothing to stop.
+                }
+            }
+        }
+    }
+
+    private Object toPython(Object value) {
+        if (value instanceof List<?> list) {
+            Object[] items = new Object[list.size()];
+            for (int i = 0; i < items.length; i++) {
+                items[i] = toPython(list.get(i));
+            }
+            return makeTuple.execute(items);
+        }
+        if (value instanceof Map<?, ?> map) {
+            Object[] flat = new Object[map.size() * 2];
+            int i = 0;
+            for (Map.Entry<?, ?> entry : map.entrySet()) {
+                flat[i++] = toPython(entry.getKey());
+                flat[i++] = toPython(entry.getValue());
+            }
+            return makeDict.execute(flat);
+        }
+        return value;
+    }
+
+    /** A Python value as the normalized Java values of {@link RowChange}. */
+    static Object fromPython(Value value) {
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (value.isBoolean()) {
+            return value.asBoolean();
+        }
+        if (value.isNumber()) {
+            return value.fitsInLong() ? (Object) value.asLong() : (Object) value.asDouble();
+        }
+        if (value.isString()) {
+            return value.asString();
+        }
+        if (value.hasHashEntries()) {
+            Map<Object, Object> out = new LinkedHashMap<>();
+            Value keys = value.getHashKeysIterator();
+            while (keys.hasIteratorNextElement()) {
+                Value key = keys.getIteratorNextElement();
+                out.put(fromPython(key), fromPython(value.getHashValue(key)));
+            }
+            return Collections.unmodifiableMap(out);
+        }
+        if (value.hasArrayElements()) {
+            List<Object> out = new ArrayList<>();
+            for (long i = 0; i < value.getArraySize(); i++) {
+                out.add(fromPython(value.getArrayElement(i)));
+            }
+            return Collections.unmodifiableList(out);
+        }
+        return value.toString();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        LockSupport.unpark(watchdog);
+        context.close(true);
+    }
+}

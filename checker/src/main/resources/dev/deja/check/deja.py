@@ -1,0 +1,593 @@
+"""The deja module: declared tables, derived values and predicates for Deja checker scripts.
+
+A script declares tables of node state with table(), values computed from them with @derived, and
+properties with @always (safety) and @eventually (liveness). The checker keeps Python-native mirrors of the
+tables, updated after every replayed event, and re-evaluates a derived value or predicate only when
+something it read (a table, another derived value, the event built-ins) changed.
+"""
+
+import traceback  # imported here, not at the first error, so that no error pays for it under the watchdog
+
+__all__ = ["table", "derived", "always", "eventually", "forall", "exists", "implies", "event", "now",
+           "stats", "nodes"]
+
+
+class _Source:
+    """Something a derived value or predicate can read; version grows whenever its content changes."""
+    __slots__ = ("version", "name")
+
+    def __init__(self, name):
+        self.version = 0
+        self.name = name
+
+
+# The dependency set of the evaluation in progress, or None outside evaluations.
+_reading = None
+
+
+def _read(source):
+    if _reading is not None:
+        _reading.add(source)
+
+
+class _Row:
+    __slots__ = ("node", "oid", "_versions")
+
+    def versions(self, column):
+        """The last keep_versions values of column, newest first (just the current value if not kept)."""
+        kept = self._versions
+        if kept is not None and column in kept:
+            return tuple(kept[column])
+        return (getattr(self, column),)
+
+    def __repr__(self):
+        return "%s(node=%r, oid=%r, %s)" % (type(self).__name__, self.node, self.oid, ", ".join(
+            "%s=%r" % (c, getattr(self, c)) for c in type(self)._columns))
+
+
+class Table:
+    """A declared table: iterable over its rows, with len; rows expose their columns as attributes."""
+
+    def __init__(self, name, cls, columns, keep_versions):
+        self.name = name
+        self.cls = cls
+        self.columns = tuple(columns)
+        self.keep_versions = dict(keep_versions)
+        self._source = _Source(name)
+        self._rows = {}
+        self._row_type = type(name, (_Row,), {"__slots__": tuple(columns), "_columns": tuple(columns)})
+
+    def __iter__(self):
+        _read(self._source)
+        return iter(list(self._rows.values()))
+
+    def __len__(self):
+        _read(self._source)
+        return len(self._rows)
+
+    def get(self, oid):
+        """The row with this oid, or None."""
+        _read(self._source)
+        return self._rows.get(oid)
+
+    def where(self, **columns):
+        """The rows whose columns equal the given values, e.g. Agent.where(node="n1")."""
+        _read(self._source)
+        return [r for r in self._rows.values() if all(getattr(r, k) == v for k, v in columns.items())]
+
+    def __repr__(self):
+        return "<table %s: %d rows>" % (self.name, len(self._rows))
+
+    # Called by the checker only.
+    def _apply(self, kind, node, oid, values):
+        self._source.version += 1
+        if kind == "D":
+            self._rows.pop(oid, None)
+            return
+        row = self._rows.get(oid)
+        if row is None:
+            row = self._row_type()
+            row.node = node
+            row.oid = oid
+            row._versions = {c: [] for c in self.keep_versions} if self.keep_versions else None
+            self._rows[oid] = row
+        for column, value in zip(self.columns, values):
+            if row._versions is not None and column in row._versions:
+                history = row._versions[column]
+                if not history or history[0] != value:
+                    history.insert(0, value)
+                    del history[self.keep_versions[column]:]
+            setattr(row, column, value)
+
+
+class _Registry:
+    def __init__(self):
+        self.tables = []
+        self.derived = []
+        self.predicates = []
+        self.names = set()
+
+    def claim(self, name, what):
+        if name in self.names:
+            raise ValueError("%s %r: the name is already declared" % (what, name))
+        self.names.add(name)
+
+
+_registry = _Registry()
+
+
+def table(name, cls, columns, keep_versions=None):
+    """Declares a table with one row per live object of class cls (or a subclass) on each node."""
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ValueError("table name must be an identifier, was %r" % (name,))
+    if not isinstance(cls, str) or not cls:
+        raise ValueError("table %s: cls must be a Java class name" % name)
+    columns = list(columns)
+    for c in columns:
+        if not isinstance(c, str) or not c.isidentifier() or c in ("node", "oid", "versions") or c.startswith("_"):
+            raise ValueError("table %s: invalid column name %r" % (name, c))
+    keep_versions = dict(keep_versions or {})
+    for c, n in keep_versions.items():
+        if c not in columns:
+            raise ValueError("table %s: keep_versions names %r, which is not a column" % (name, c))
+        if not isinstance(n, int) or n < 1:
+            raise ValueError("table %s: keep_versions[%r] must be a positive int" % (name, c))
+    _registry.claim(name, "table")
+    t = Table(name, cls, columns, keep_versions)
+    _registry.tables.append(t)
+    return t
+
+
+class _Failed:
+    __slots__ = ("error",)
+
+    def __init__(self, error):
+        self.error = error
+
+
+class Derived:
+    """A derived value: call it for the current value, .versions() for its history, newest first."""
+
+    def __init__(self, fn, keep_versions):
+        self.fn = fn
+        self.name = fn.__name__
+        self.keep = keep_versions
+        self._source = _Source(self.name)
+        self._deps = None
+        self._value = None
+        self._history = []
+        self._evaluations = 0
+        self._step = -1
+
+    def _refresh(self):
+        global _reading
+        if self._step == _state.step:
+            return
+        self._step = _state.step
+        if self._deps is not None and all(s.version == v for s, v in self._deps):
+            return
+        outer = _reading
+        _reading = set()
+        self._evaluations += 1
+        try:
+            value = self.fn()
+        except BaseException as e:
+            value = _Failed(e)
+        finally:
+            deps = _reading
+            _reading = outer
+        self._deps = [(s, s.version) for s in deps]
+        changed = not self._history or _differs(self._history[0], value)
+        if changed or isinstance(value, _Failed):
+            self._source.version += 1
+            self._value = value
+            if not isinstance(value, _Failed):
+                self._history.insert(0, value)
+                del self._history[self.keep:]
+
+    def __call__(self):
+        self._refresh()
+        _read(self._source)
+        if isinstance(self._value, _Failed):
+            raise self._value.error
+        return self._value
+
+    def versions(self):
+        self._refresh()
+        _read(self._source)
+        return tuple(self._history)
+
+    def __repr__(self):
+        return "<derived %s>" % self.name
+
+
+def _differs(a, b):
+    if isinstance(a, _Failed) or isinstance(b, _Failed):
+        return True
+    try:
+        return bool(a != b)
+    except Exception:
+        return True
+
+
+def derived(fn=None, keep_versions=1):
+    """Declares a derived value, recomputed once per event and only when what it read changed."""
+    if not isinstance(keep_versions, int) or keep_versions < 1:
+        raise ValueError("derived: keep_versions must be a positive int")
+
+    def wrap(f):
+        _registry.claim(f.__name__, "derived")
+        d = Derived(f, keep_versions)
+        _registry.derived.append(d)
+        return d
+    return wrap(fn) if fn is not None else wrap
+
+
+class Predicate:
+    def __init__(self, fn, kind, aux):
+        self.fn = fn
+        self.name = fn.__name__
+        self.kind = kind
+        self.aux = list(aux)
+        self._deps = None
+        self.evaluations = 0
+        self.failing = False   # false or raising at its last evaluation
+
+    def __call__(self):
+        return self.fn()
+
+    def __repr__(self):
+        return "<%s %s>" % (self.kind, self.name)
+
+
+def _predicate(kind):
+    def decorator(fn=None, aux=()):
+        def wrap(f):
+            for a in aux:
+                if not callable(a):
+                    raise ValueError("%s %s: aux must list derived values or functions, got %r" % (kind, f.__name__, a))
+            _registry.claim(f.__name__, kind)
+            p = Predicate(f, kind, aux)
+            _registry.predicates.append(p)
+            return p
+        return wrap(fn) if fn is not None else wrap
+    decorator.__name__ = kind
+    return decorator
+
+
+always = _predicate("always")
+always.__doc__ = "Declares a safety property: reported at each event where it turns false."
+eventually = _predicate("eventually")
+eventually.__doc__ = ("Declares a liveness property: a violation is a span from the event where it turns false "
+                      "to the event where it turns true again (or the end of the trace).")
+
+
+def forall(rows, predicate):
+    """True when predicate(row) holds for every row."""
+    for r in rows:
+        if not predicate(r):
+            return False
+    return True
+
+
+def exists(rows, predicate):
+    """True when predicate(row) holds for some row."""
+    for r in rows:
+        if predicate(r):
+            return True
+    return False
+
+
+def implies(a, b):
+    """Logical implication: not a or b. Python evaluates arguments first, so when b is only meaningful if a
+    holds, pass it as a function: implies(len(v) == 2, lambda: v[0] >= v[1])."""
+    if not a:
+        return True
+    return b() if callable(b) else b
+
+
+class _Event:
+    """The event just replayed: position, node, type, message_type, lamport, clock, incarnation, seq, sender."""
+    __slots__ = ("_position", "_node", "_type", "_message_type", "_lamport", "_clock", "_incarnation", "_seq",
+                 "_sender")
+
+    def __init__(self):
+        for s in _Event.__slots__:
+            setattr(self, s, None)
+
+    def _get(name):
+        def get(self):
+            _read(_state.event_source)
+            return getattr(self, name)
+        return property(get)
+
+    position = _get("_position")
+    node = _get("_node")
+    type = _get("_type")
+    message_type = _get("_message_type")
+    lamport = _get("_lamport")
+    clock = _get("_clock")
+    incarnation = _get("_incarnation")
+    seq = _get("_seq")
+    sender = _get("_sender")
+    del _get
+
+    def __repr__(self):
+        return "<event %s %s %s %s lamport %s>" % (self._position, self._node, self._type, self._message_type or "",
+                                                   self._lamport)
+
+
+event = _Event()
+
+
+def now(node):
+    """The clock (milliseconds) of node at its last replayed event, or None before its first."""
+    _read(_state.event_source)
+    return _state.clocks.get(node)
+
+
+class _Stats:
+    """Counters over the events so far (paper 3.3.3)."""
+
+    def messages(self, message_type, window=None):
+        """How many messages of this type were received in the last window events (all events if None)."""
+        _read(_state.event_source)
+        times = _state.message_times.get(message_type, ())
+        if window is None:
+            return len(times)
+        first = _state.step - window
+        return sum(1 for t in times if t > first)
+
+    def since_message(self, message_type):
+        """Events since the last received message of this type, or None if there was none."""
+        _read(_state.event_source)
+        times = _state.message_times.get(message_type)
+        return _state.step - times[-1] if times else None
+
+    def since_change(self, what):
+        """Events since the last change of a table (given as the table) or None if it never changed."""
+        _read(_state.event_source)
+        step = _state.table_changes.get(what.name if isinstance(what, Table) else what)
+        return None if step is None else _state.step - step
+
+    def since_restart(self, node):
+        """Events since node's incarnation last changed, or None if it never started."""
+        _read(_state.event_source)
+        step = _state.restarts.get(node)
+        return None if step is None else _state.step - step
+
+    def events(self):
+        """Events checked so far, including this one."""
+        _read(_state.event_source)
+        return _state.step + 1
+
+
+stats = _Stats()
+
+
+class _NodeRow:
+    __slots__ = ("id", "alive", "incarnation")
+
+    def __repr__(self):
+        return "node(id=%r, alive=%r, incarnation=%r)" % (self.id, self.alive, self.incarnation)
+
+
+class _Nodes:
+    """The built-in nodes table: id, alive, incarnation."""
+
+    def __init__(self):
+        self._source = _Source("nodes")
+        self._rows = {}
+        self.name = "nodes"
+
+    def __iter__(self):
+        _read(self._source)
+        return iter(list(self._rows.values()))
+
+    def __len__(self):
+        _read(self._source)
+        return len(self._rows)
+
+    def get(self, node):
+        _read(self._source)
+        return self._rows.get(node)
+
+
+nodes = _Nodes()
+
+
+class _State:
+    def __init__(self):
+        self.step = -1
+        self.event_source = _Source("event")
+        self.clocks = {}
+        self.message_times = {}
+        self.table_changes = {}
+        self.restarts = {}
+        self.findings = []
+        self.next_predicate = 0
+        self.current = None
+        self.tables = []
+
+
+_state = _State()
+
+
+# ---- called by the checker ----
+
+def _install(tables):
+    _state.tables = tables
+
+
+def _change(table_index, kind, node, oid, *values):
+    t = _state.tables[table_index]
+    t._apply(kind, node, oid, values)
+    _state.table_changes[t.name] = _state.step + 1
+
+
+def _begin(position, node, incarnation, seq, lamport, clock, type_, message_type, sender):
+    _state.step += 1
+    e = event
+    e._position = position
+    e._node = node
+    e._type = type_
+    e._message_type = message_type
+    e._lamport = lamport
+    e._clock = clock
+    e._incarnation = incarnation
+    e._seq = seq
+    e._sender = sender
+    _state.event_source.version += 1
+    _state.clocks[node] = clock
+    if message_type is not None:
+        _state.message_times.setdefault(message_type, []).append(_state.step)
+    row = nodes._rows.get(node)
+    if type_ == "start" or type_ == "crash" or row is None:
+        if row is None:
+            row = _NodeRow()
+            row.id = node
+            nodes._rows[node] = row
+            row.incarnation = None
+        # A crash entry starts the next incarnation (the replayer runs it there), so the node is alive after it.
+        alive = True
+        if row.incarnation != incarnation:
+            _state.restarts[node] = _state.step
+        row.alive = alive
+        row.incarnation = incarnation
+        nodes._source.version += 1
+    _state.findings = []
+    _state.next_predicate = 0
+
+
+def _evaluate():
+    """Refreshes derived values, then evaluates the predicates whose inputs changed, from where a timeout left off.
+
+    Returns a list of findings (index, status, message) with status 'F' (turned false), 'T' (turned true),
+    'E' (raised, message is the traceback); 'X' is added by the checker for a timeout.
+    """
+    global _reading
+    if _state.next_predicate == 0:
+        for d in _registry.derived:
+            _state.current = d.name
+            d._refresh()
+    predicates = _registry.predicates
+    findings = _state.findings
+    while _state.next_predicate < len(predicates):
+        i = _state.next_predicate
+        _state.next_predicate = i + 1
+        p = predicates[i]
+        deps = p._deps
+        if deps is not None and all(s.version == v for s, v in deps):
+            continue
+        _state.current = p.name
+        _reading = set()
+        p.evaluations += 1
+        error = None
+        try:
+            ok = bool(p.fn())
+        except Exception as e:
+            ok = False
+            error = _format_error(e)
+        finally:
+            read = _reading
+            _reading = None
+        p._deps = [(s, s.version) for s in read]
+        if error is not None:
+            findings.append((i, "E", error))
+            p.failing = True
+        elif not ok and not p.failing:
+            findings.append((i, "F", ""))
+            p.failing = True
+        elif ok and p.failing:
+            findings.append((i, "T", ""))
+            p.failing = False
+    _state.current = None
+    return findings
+
+
+def _abandoned():
+    """After an interrupt or an engine error: the name of what was running. It counts as evaluated and failing, with what it read
+    so far as inputs, so it runs again only when those change (a loop that reads nothing never runs again)."""
+    global _reading
+    read = _reading or set()
+    _reading = None
+    name = _state.current
+    for d in _registry.derived:
+        if d.name == name:
+            d._value = _Failed(TimeoutError("derived value %s timed out" % name))
+            d._deps = [(s, s.version) for s in read]
+            d._step = _state.step
+            d._source.version += 1
+    for p in _registry.predicates:
+        if p.name == name:
+            p._deps = [(s, s.version) for s in read]
+            p.failing = True
+    return name
+
+
+def _aux(index):
+    """The predicate's aux values, by name, computed now (only at violations)."""
+    global _reading
+    _reading = None
+    p = _registry.predicates[index]
+    out = {}
+    for a in p.aux:
+        name = getattr(a, "name", None) or getattr(a, "__name__", "aux")
+        try:
+            out[name] = a()
+        except Exception as e:
+            out[name] = "<error: %s: %s>" % (type(e).__name__, e)
+    return out
+
+
+def _format_error(e):
+    frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == _script_file[0]]
+    lines = ["%s:%d: in %s" % (f.filename, f.lineno, f.name) + ("\n    " + f.line if f.line else "")
+             for f in frames]
+    lines.append("%s: %s" % (type(e).__name__, e))
+    return "\n".join(lines)
+
+
+_script_file = [None]
+
+
+def _load(text, filename):
+    """Runs the script; returns None or a one-paragraph error with file:line[:column]."""
+    _script_file[0] = filename
+    import types
+    try:
+        code = compile(text, filename, "exec")
+    except SyntaxError as e:
+        column = ":%d" % e.offset if e.offset else ""
+        return "%s:%s%s: SyntaxError: %s" % (filename, e.lineno, column, e.msg)
+    module = types.ModuleType("__deja_script__")
+    module.__file__ = filename
+    try:
+        exec(code, module.__dict__)
+    except Exception as e:
+        return _format_error(e)
+    if not _registry.predicates:
+        return "%s: declares no predicate (use @always or @eventually)" % filename
+    return None
+
+
+def _tables():
+    return [(t.name, t.cls, list(t.columns)) for t in _registry.tables]
+
+
+def _predicates():
+    return [(p.name, p.kind) for p in _registry.predicates]
+
+
+def _counts():
+    """Evaluations per predicate and per derived value, for tests and profiling."""
+    return dict([(p.name, p.evaluations) for p in _registry.predicates] +
+                [(d.name, d._evaluations) for d in _registry.derived])
+
+
+def _make_tuple(*items):
+    return tuple(items)
+
+
+def _make_dict(*flat):
+    return {flat[i]: flat[i + 1] for i in range(0, len(flat), 2)}

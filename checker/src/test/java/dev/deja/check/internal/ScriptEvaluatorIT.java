@@ -1,0 +1,237 @@
+package dev.deja.check.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.deja.check.CheckedEvent;
+import dev.deja.check.RowChange;
+import dev.deja.check.ScriptException;
+import dev.deja.check.StateStep;
+import dev.deja.check.internal.ScriptEvaluator.Finding;
+import dev.deja.node.NodeId;
+import java.io.ByteArrayOutputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The deja Python module in a real GraalPy context: constructs, incremental evaluation, errors, sandbox, watchdog. */
+class ScriptEvaluatorIT {
+    private static final NodeId N1 = new NodeId("n1");
+    private static final NodeId N2 = new NodeId("n2");
+    private static final String HEADER = """
+            from deja import table, derived, always, eventually, forall, exists, implies, event, now, stats, nodes
+            Agent = table("Agent", cls="x.Agent", columns=["round", "value"], keep_versions={"round": 2})
+            """;
+
+    private static ScriptEvaluator load(String body) {
+        return new ScriptEvaluator(HEADER + body, "test.py", Duration.ofSeconds(3), new ByteArrayOutputStream());
+    }
+
+    private static StateStep step(long position, NodeId node, RowChange... changes) {
+        return new StateStep(new CheckedEvent(position, node, 1, position, position + 1, 1000 + position, "receive",
+                Optional.of("Begin"), Optional.of(N2)), List.of(changes));
+    }
+
+    private static RowChange upsert(RowChange.Kind kind, NodeId node, long oid, Object round, Object value) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put("round", round);
+        values.put("value", value);
+        return new RowChange("Agent", kind, node, oid, values);
+    }
+
+    @Test
+    void syntaxError_isReportedWithFileLineAndColumn() {
+        assertThatThrownBy(() -> load("@always\ndef p(:\n    return True\n"))
+                .isInstanceOf(ScriptException.class)
+                .hasMessageStartingWith("test.py:4:")
+                .hasMessageContaining("SyntaxError");
+    }
+
+    @Test
+    void errorWhileDeclaring_isReportedWithLine() {
+        assertThatThrownBy(() -> load("x = 1\nBad = table('Bad', cls='x.Bad', columns=['node'])\n"))
+                .isInstanceOf(ScriptException.class)
+                .hasMessageContaining("test.py:4")
+                .hasMessageContaining("ValueError: table Bad: invalid column name 'node'");
+    }
+
+    @Test
+    void scriptWithoutPredicates_isRefused() {
+        assertThatThrownBy(() -> load("x = 1\n")).hasMessageContaining("declares no predicate");
+    }
+
+    @Test
+    void runtimeError_inPredicate_isAnErrorFindingWithTracebackLine_andOthersGoOn() {
+        try (ScriptEvaluator evaluator = load("""
+                @always
+                def broken():
+                    return 1 / len(Agent)
+                @always
+                def fine():
+                    return len(Agent) < 2
+                """)) {
+            List<Finding> findings = evaluator.evaluate(step(0, N1));
+            assertThat(findings).hasSize(1);
+            assertThat(findings.getFirst().predicate()).isEqualTo("broken");
+            assertThat(findings.getFirst().status()).isEqualTo(Finding.Status.ERROR);
+            assertThat(findings.getFirst().message()).contains("test.py:5: in broken").contains("ZeroDivisionError");
+            findings = evaluator.evaluate(step(1, N1, upsert(RowChange.Kind.INSERT, N1, 1, 1L, "a"),
+                    upsert(RowChange.Kind.INSERT, N1, 2, 1L, "a")));
+            assertThat(findings).extracting(Finding::predicate, Finding::status)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("broken", Finding.Status.TURNED_TRUE),
+                            org.assertj.core.groups.Tuple.tuple("fine", Finding.Status.TURNED_FALSE));
+        }
+    }
+
+    @Test
+    void predicates_areReevaluatedOnlyWhenWhatTheyReadChanged() {
+        try (ScriptEvaluator evaluator = load("""
+                @derived
+                def total():
+                    return sum(a.round for a in Agent)
+                @always
+                def reads_derived():
+                    return total() >= 0
+                @always
+                def reads_event():
+                    return event.position >= 0
+                @always
+                def reads_nothing():
+                    return True
+                """)) {
+            evaluator.evaluate(step(0, N1, upsert(RowChange.Kind.INSERT, N1, 1, 1L, "a")));
+            evaluator.evaluate(step(1, N1));
+            evaluator.evaluate(step(2, N1));
+            evaluator.evaluate(step(3, N1, upsert(RowChange.Kind.UPDATE, N1, 1, 1L, "b")));
+            evaluator.evaluate(step(4, N1, upsert(RowChange.Kind.UPDATE, N1, 1, 5L, "b")));
+            Map<String, Long> counts = evaluator.evaluationCounts();
+            assertThat(counts).containsEntry("reads_nothing", 1L)
+                    .containsEntry("reads_event", 5L)
+                    // the table changed at steps 0, 3, 4; the sum only at 0 and 4
+                    .containsEntry("total", 3L)
+                    .containsEntry("reads_derived", 2L);
+        }
+    }
+
+    @Test
+    void keepVersions_ofRowsAndDerived_andAuxAtViolations() {
+        try (ScriptEvaluator evaluator = load("""
+                @derived(keep_versions=2)
+                def top():
+                    return max([a.round for a in Agent], default=None)
+                @always(aux=[top])
+                def rounds_increase():
+                    return forall(Agent, lambda a: implies(len(a.versions("round")) == 2,
+                                  lambda: a.versions("round")[0] >= a.versions("round")[1]))
+                @always
+                def top_history():
+                    v = top.versions()
+                    return len(v) < 2 or v[1] is None or v[0] >= v[1]
+                """)) {
+            assertThat(evaluator.evaluate(step(0, N1, upsert(RowChange.Kind.INSERT, N1, 1, 3L, "a")))).isEmpty();
+            assertThat(evaluator.evaluate(step(1, N1, upsert(RowChange.Kind.UPDATE, N1, 1, 5L, "a")))).isEmpty();
+            List<Finding> findings = evaluator.evaluate(step(2, N1, upsert(RowChange.Kind.UPDATE, N1, 1, 4L, "a")));
+            assertThat(findings).extracting(Finding::predicate).containsExactly("rounds_increase", "top_history");
+            assertThat(evaluator.aux("rounds_increase")).containsEntry("top", 4L);
+            // still false at the next change: not reported again
+            assertThat(evaluator.evaluate(step(3, N1, upsert(RowChange.Kind.UPDATE, N1, 1, 4L, "b")))).isEmpty();
+            assertThat(evaluator.evaluate(step(4, N1, upsert(RowChange.Kind.UPDATE, N1, 1, 6L, "b"))))
+                    .extracting(Finding::status).contains(Finding.Status.TURNED_TRUE);
+        }
+    }
+
+    @Test
+    void eventually_turnsFalseAndTrue_andBuiltinsWork() {
+        try (ScriptEvaluator evaluator = load("""
+                @eventually
+                def someone_has_value():
+                    return exists(Agent, lambda a: a.value is not None)
+                @always
+                def builtins():
+                    assert event.node in ("n1", "n2") and event.message_type == "Begin" and event.sender == "n2"
+                    assert now(event.node) == 1000 + event.position
+                    assert stats.messages("Begin") == event.position + 1
+                    assert stats.since_message("Begin") == 0
+                    assert nodes.get(event.node).alive and nodes.get(event.node).incarnation == 1
+                    return len(nodes) >= 1
+                """)) {
+            List<Finding> first = evaluator.evaluate(step(0, N1, upsert(RowChange.Kind.INSERT, N1, 1, 0L, null)));
+            assertThat(first).extracting(Finding::predicate, Finding::status)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("someone_has_value", Finding.Status.TURNED_FALSE));
+            assertThat(evaluator.evaluate(step(1, N2))).isEmpty();
+            assertThat(evaluator.evaluate(step(2, N1, upsert(RowChange.Kind.UPDATE, N1, 1, 1L, "x"))))
+                    .extracting(Finding::status).containsExactly(Finding.Status.TURNED_TRUE);
+            assertThat(evaluator.evaluate(step(3, N1, new RowChange("Agent", RowChange.Kind.DELETE, N1, 1, Map.of()))))
+                    .extracting(Finding::status).containsExactly(Finding.Status.TURNED_FALSE);
+        }
+    }
+
+    @Test
+    void compoundValues_areTuplesAndDicts() {
+        try (ScriptEvaluator evaluator = load("""
+                @always
+                def shapes():
+                    for a in Agent:
+                        assert a.value == (1, "x", {"k": (2,)}), a.value
+                        assert isinstance(a.value, tuple) and isinstance(a.value[2], dict)
+                    return True
+                """)) {
+            Map<String, Object> inner = Map.of("k", List.of(2L));
+            List<Object> value = new ArrayList<>(List.of(1L, "x", inner));
+            assertThat(evaluator.evaluate(step(0, N1, upsert(RowChange.Kind.INSERT, N1, 1, 1L, value)))).isEmpty();
+        }
+    }
+
+    @Test
+    void sandbox_blocksFilesSocketsProcessesEnvironmentJavaAndThreads() {
+        String[] attempts = {
+            "open('/etc/hostname').read()",
+            "__import__('socket').create_connection(('127.0.0.1', 9))",
+            "__import__('subprocess').run(['true'])",
+            "__import__('os').system('true')",
+            "__import__('java').type('java.lang.System')",
+            "__import__('threading').Thread(target=lambda: None).start()",
+        };
+        for (String attempt : attempts) {
+            try (ScriptEvaluator evaluator = load("@always\ndef attempt():\n    " + attempt + "\n    return True\n")) {
+                List<Finding> findings = evaluator.evaluate(step(0, N1));
+                assertThat(findings).as(attempt).hasSize(1);
+                assertThat(findings.getFirst().status()).as(attempt).isEqualTo(Finding.Status.ERROR);
+            }
+        }
+        try (ScriptEvaluator evaluator = load("""
+                import os
+                @always
+                def environment_is_empty():
+                    return "PATH" not in os.environ and "HOME" not in os.environ
+                """)) {
+            assertThat(evaluator.evaluate(step(0, N1))).isEmpty();
+        }
+    }
+
+    @Test
+    void runawayPredicate_isStoppedAsTimeout_andTheContextStaysUsable() {
+        try (ScriptEvaluator evaluator = load("""
+                @always
+                def runaway():
+                    while True:
+                        pass
+                @always
+                def after():
+                    return len(Agent) == 0
+                """)) {
+            List<Finding> findings = evaluator.evaluate(step(0, N1));
+            assertThat(findings).extracting(Finding::predicate, Finding::status)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("runaway", Finding.Status.TIMEOUT));
+            // the predicate after it was evaluated, and later steps work
+            assertThat(evaluator.evaluate(step(1, N1, upsert(RowChange.Kind.INSERT, N1, 1, 1L, "a"))))
+                    .extracting(Finding::predicate, Finding::status)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("after", Finding.Status.TURNED_FALSE));
+            assertThat(evaluator.evaluationCounts()).containsEntry("runaway", 1L).containsEntry("after", 2L);
+        }
+    }
+}
