@@ -5,6 +5,7 @@ import dev.deja.cli.DumpCommand;
 import dev.deja.cli.ExamplesCommand;
 import dev.deja.cli.NodeCommand;
 import dev.deja.cli.ReplayCommand;
+import dev.deja.cli.SimulateCommand;
 import dev.deja.trace.TraceFormatException;
 import java.io.UncheckedIOException;
 import picocli.CommandLine;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Command;
 /** The {@code deja} command. */
 @Command(name = "deja", mixinStandardHelpOptions = true, versionProvider = DejaCli.Version.class,
         description = "Record-and-replay debugger for distributed systems.",
-        subcommands = {DeployCommand.class, DumpCommand.class, ReplayCommand.class, NodeCommand.class,
+        subcommands = {DeployCommand.class, SimulateCommand.class, DumpCommand.class, ReplayCommand.class, NodeCommand.class,
                 ExamplesCommand.class, CommandLine.HelpCommand.class})
 public final class DejaCli implements Runnable {
     @CommandLine.Spec

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.InstantSource;
 import java.util.List;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
@@ -38,14 +39,15 @@ public final class NodeLogWriter implements TraceSink, AutoCloseable {
     private boolean closed;
 
     private NodeLogWriter(Path nodeDirectory, NodeManifest manifest, int incarnation, long nextSeq,
-                          long lastLamportBefore, boolean previousCrashed) {
+                          long lastLamportBefore, boolean previousCrashed, InstantSource clock) {
         this.nodeDirectory = nodeDirectory;
         this.manifest = manifest;
         this.incarnation = incarnation;
         this.nextSeq = nextSeq;
         this.lastLamportBefore = lastLamportBefore;
         this.previousCrashed = previousCrashed;
-        this.queue = Queues.openForAppend(nodeDirectory.resolve(manifest.lastIncarnation().queue()));
+        Path queueDirectory = nodeDirectory.resolve(manifest.lastIncarnation().queue());
+        this.queue = clock == null ? Queues.openForAppend(queueDirectory) : Queues.openForAppend(queueDirectory, clock);
         this.appender = queue.createAppender();
     }
 
@@ -58,6 +60,16 @@ public final class NodeLogWriter implements TraceSink, AutoCloseable {
      */
     public static NodeLogWriter open(Path traceDirectory, NodeId node, String nodeClass, String codeVersion,
                                      int minimumIncarnation, long nowMillis) {
+        return open(traceDirectory, node, nodeClass, codeVersion, minimumIncarnation, nowMillis, null);
+    }
+
+    /**
+     * Like {@link #open(Path, NodeId, String, String, int, long)}, with the queue's time taken from
+     * {@code clock} (virtual time in the simulator, so that a run's files are the same every time), or from the
+     * system clock when {@code clock} is null.
+     */
+    public static NodeLogWriter open(Path traceDirectory, NodeId node, String nodeClass, String codeVersion,
+                                     int minimumIncarnation, long nowMillis, InstantSource clock) {
         Path nodeDirectory = Trace.nodeDirectory(traceDirectory, node);
         try {
             Files.createDirectories(nodeDirectory);
@@ -90,7 +102,7 @@ public final class NodeLogWriter implements TraceSink, AutoCloseable {
             manifest = manifest.withIncarnation(new NodeManifest.Incarnation(
                     incarnation, "log-" + incarnation, nextSeq, nowMillis, null, false));
             Json.writeAtomically(nodeDirectory.resolve(NodeLog.MANIFEST), manifest);
-            return new NodeLogWriter(nodeDirectory, manifest, incarnation, nextSeq, lastLamport, crashed);
+            return new NodeLogWriter(nodeDirectory, manifest, incarnation, nextSeq, lastLamport, crashed, clock);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the log of node " + node + " in " + nodeDirectory, e);
         }
@@ -128,6 +140,19 @@ public final class NodeLogWriter implements TraceSink, AutoCloseable {
         }
         appender.writeBytes(codec.encode(entry));
         nextSeq++;
+    }
+
+    /**
+     * Closes the queue without marking the incarnation complete, as a process killed between two events
+     * leaves it: the next {@link #open} of this node sees a crashed incarnation. The simulator's crash.
+     */
+    public void abandon() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        appender.close();
+        queue.close();
     }
 
     /** Marks the recording of this incarnation complete in the manifest and closes the queue. */

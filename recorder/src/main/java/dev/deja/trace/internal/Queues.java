@@ -2,8 +2,10 @@ package dev.deja.trace.internal;
 
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import net.openhft.chronicle.core.time.TimeProvider;
 import net.openhft.chronicle.queue.RollCycle;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
@@ -20,6 +22,15 @@ public final class Queues {
     /** Opens (creating it if needed) the queue an incarnation appends to. */
     public static SingleChronicleQueue openForAppend(Path directory) {
         return SingleChronicleQueueBuilder.binary(directory).rollCycle(ROLL_CYCLE).build();
+    }
+
+    /**
+     * Like {@link #openForAppend(Path)}, but the queue takes its time (which names its cycle files) from
+     * {@code clock}: the simulator passes virtual time so that the same run writes the same files.
+     */
+    public static SingleChronicleQueue openForAppend(Path directory, InstantSource clock) {
+        TimeProvider time = clock::millis;
+        return SingleChronicleQueueBuilder.binary(directory).rollCycle(ROLL_CYCLE).timeProvider(time).blockSize(1 << 20).build();
     }
 
     /** Opens an existing queue without ever writing to it: traces are read-only to every command. */
