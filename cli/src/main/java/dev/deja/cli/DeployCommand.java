@@ -1,23 +1,19 @@
 package dev.deja.cli;
 
 import dev.deja.examples.Example;
+import dev.deja.examples.ExampleDeployment;
 import dev.deja.examples.Examples;
 import dev.deja.node.NodeId;
-import dev.deja.runtime.ClusterSpec;
 import dev.deja.runtime.Deployment;
 import dev.deja.trace.NodeLog;
 import dev.deja.trace.Trace;
 import dev.deja.trace.TraceEvent;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine;
@@ -77,39 +73,15 @@ public final class DeployCommand implements Callable<Integer> {
         Example chosen = Examples.byName(example).orElseThrow(() -> new IllegalArgumentException("unknown example '"
                 + example + "'; the examples are: " + String.join(", ", Examples.all().stream().map(Example::name).toList())));
         int count = nodes == null ? chosen.defaultNodes() : nodes;
-        if (count < 1 || count > 64) {
-            throw new IllegalArgumentException("--nodes must be between 1 and 64, was " + count);
-        }
         requireEmptyOrAbsent(record);
-        Map<String, String> args = chosen.nodeArgs(Optional.ofNullable(bug));
-        Map<NodeId, ClusterSpec.Member> members = new LinkedHashMap<>();
-        for (int i = 1; i <= count; i++) {
-            members.put(new NodeId("n" + i), new ClusterSpec.Member("127.0.0.1:" + freePort(),
-                    chosen.nodeClass().getName(), args));
-        }
-        Map<NodeId, ClusterSpec.Member> clients = new LinkedHashMap<>();
-        Optional<NodeId> driver = chosen.driverClass().map(type -> {
-            NodeId id = new NodeId("client");
-            clients.put(id, new ClusterSpec.Member("127.0.0.1:" + freePort(), type.getName(), Map.of()));
-            return id;
-        });
-        ClusterSpec cluster = new ClusterSpec(members, clients, new ClusterSpec.Faults(drop, delay.toMillis()));
-        List<Deployment.NodeAction> actions = new ArrayList<>();
-        kills.forEach(k -> actions.add(action(Deployment.NodeAction.Kind.KILL, k, "--kill")));
-        restarts.forEach(r -> actions.add(action(Deployment.NodeAction.Kind.RESTART, r, "--restart")));
         Path workDirectory = work != null ? work : Files.createTempDirectory("deja-deploy-");
-        Map<String, Object> settings = new LinkedHashMap<>();
-        settings.put("example", chosen.name());
-        settings.put("bug", bug);
-        settings.put("nodes", count);
-        settings.put("dropProbability", drop);
-        settings.put("maxExtraDelayMillis", delay.toMillis());
-        settings.put("durationMillis", duration.toMillis());
-        settings.put("kills", kills);
-        settings.put("restarts", restarts);
-        String command = "deja " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
-        Deployment.Plan plan = new Deployment.Plan(cluster, driver, Optional.of(record.toAbsolutePath()),
-                workDirectory.toAbsolutePath(), duration, actions, System.getProperty("java.class.path"), settings, command);
+        ExampleDeployment.Builder builder = ExampleDeployment.builder(chosen).nodes(count).bug(bug)
+                .dropProbability(drop).maxExtraDelay(delay).duration(duration).record(record)
+                .workDirectory(workDirectory)
+                .command("deja " + String.join(" ", spec.commandLine().getParseResult().originalArgs()));
+        kills.forEach(k -> builder.action(action(Deployment.NodeAction.Kind.KILL, k, "--kill")));
+        restarts.forEach(r -> builder.action(action(Deployment.NodeAction.Kind.RESTART, r, "--restart")));
+        Deployment.Plan plan = builder.build().plan();
         System.out.println("deja: deploying " + chosen.name() + (bug == null ? "" : " with bug " + bug) + " on "
                 + count + " processes (drop " + drop + ", extra delay up to " + delay.toMillis() + " ms, at most "
                 + duration.toSeconds() + " s)");
@@ -154,14 +126,6 @@ public final class DeployCommand implements Callable<Integer> {
                             + " already holds files; traces are never overwritten, choose a new directory");
                 }
             }
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException("no free port on loopback: " + e.getMessage(), e);
         }
     }
 

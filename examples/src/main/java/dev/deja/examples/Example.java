@@ -2,7 +2,10 @@ package dev.deja.examples;
 
 import dev.deja.node.Node;
 import dev.deja.runtime.WorkloadDriver;
+import dev.deja.node.NodeId;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -25,6 +28,18 @@ public interface Example {
 
     /** How many nodes a deployment uses when the user does not say. */
     int defaultNodes();
+
+    /**
+     * The ids of a cluster of {@code count} nodes, in a stable order; by default {@code n1 … nCOUNT}. An example
+     * whose nodes have roles (a server and clients, say) names them here.
+     */
+    default List<NodeId> nodeIds(int count) {
+        List<NodeId> ids = new ArrayList<>(count);
+        for (int i = 1; i <= count; i++) {
+            ids.add(new NodeId("n" + i));
+        }
+        return List.copyOf(ids);
+    }
 
     /** The client that drives the cluster in a deployment, if any. */
     Optional<Class<? extends WorkloadDriver>> driverClass();

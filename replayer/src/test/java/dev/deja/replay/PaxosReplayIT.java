@@ -2,22 +2,16 @@ package dev.deja.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.deja.examples.paxos.PaxosClient;
-import dev.deja.examples.paxos.PaxosNode;
+import dev.deja.examples.ExampleDeployment;
+import dev.deja.examples.paxos.PaxosExample;
 import dev.deja.node.NodeId;
-import dev.deja.runtime.ClusterSpec;
 import dev.deja.runtime.Deployment;
 import dev.deja.trace.Event;
 import dev.deja.trace.Trace;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,20 +30,11 @@ class PaxosReplayIT {
 
     @BeforeAll
     static void recordDeployment() throws Exception {
-        Map<NodeId, ClusterSpec.Member> nodes = new LinkedHashMap<>();
-        for (String id : List.of("n1", "n2", "n3", "n4", "n5", "n6", "n7")) {
-            nodes.put(new NodeId(id), new ClusterSpec.Member("127.0.0.1:" + freePort(), PaxosNode.class.getName(), Map.of()));
-        }
-        NodeId client = new NodeId("client");
-        ClusterSpec cluster = new ClusterSpec(nodes,
-                Map.of(client, new ClusterSpec.Member("127.0.0.1:" + freePort(), PaxosClient.class.getName(), Map.of())),
-                new ClusterSpec.Faults(0.3, 5));
         trace = temporary.resolve("trace");
-        Deployment.Plan plan = new Deployment.Plan(cluster, Optional.of(client), Optional.of(trace),
-                temporary.resolve("work"), Duration.ofSeconds(4), List.of(
-                        new Deployment.NodeAction(Deployment.NodeAction.Kind.KILL, N2, Duration.ofMillis(600)),
-                        new Deployment.NodeAction(Deployment.NodeAction.Kind.RESTART, N2, Duration.ofMillis(1000))),
-                System.getProperty("java.class.path"), Map.of("test", true), "PaxosReplayIT");
+        Deployment.Plan plan = ExampleDeployment.builder(new PaxosExample()).nodes(7).dropProbability(0.3)
+                .maxExtraDelay(Duration.ofMillis(5)).duration(Duration.ofSeconds(4))
+                .kill(N2, Duration.ofMillis(600)).restart(N2, Duration.ofMillis(1000))
+                .record(trace).workDirectory(temporary.resolve("work")).command("PaxosReplayIT").build().plan();
         new Deployment(plan, System.out).run();
     }
 
@@ -88,11 +73,5 @@ class PaxosReplayIT {
                         + " " + state.nodes().keySet() + " " + state.incarnation(N2))));
         assertThat(result.divergences()).isEmpty();
         return calls;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -1,0 +1,124 @@
+package dev.deja.cli;
+
+import dev.deja.check.CheckReport;
+import dev.deja.check.Violation;
+import dev.deja.examples.ExampleDeployment;
+import dev.deja.examples.paxos.PaxosExample;
+import dev.deja.main.DejaCli;
+import dev.deja.runtime.Deployment;
+import java.awt.GraphicsEnvironment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The tour: deploy the buggy Paxos on loopback with recording, check the trace with {@code scripts/paxos.py},
+ * print the violations, and open the viewer at the first one (or render it to a PNG without a display).
+ * Runs the other subcommands exactly as a user would, so what it shows is what they do.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = {"Deploy a 7-node Paxos with the paper's bug (latest-response) on loopback with 30% message "
+                + "loss, recording it; check the trace with scripts/paxos.py; print the violations; open the viewer "
+                + "at the first one, or write a PNG of it when there is no display.",
+                "The bug needs an unlucky interleaving, so a run that comes out clean is deployed again, up to --attempts times."},
+        footer = {"", "Example:", "  deja demo --out traces/demo"})
+public final class DemoCommand implements Callable<Integer> {
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "traces/demo",
+            description = "Where the traces, the report and the picture go; must not exist or be empty (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Option(names = "--attempts", paramLabel = "N", defaultValue = "8",
+            description = "Deployments to try until one shows the bug (default: ${DEFAULT-VALUE}).")
+    int attempts;
+
+    @Option(names = "--script", paramLabel = "FILE",
+            description = "The predicate script (default: scripts/paxos.py of this Deja).")
+    Path script;
+
+    @Option(names = "--png", description = "Write a PNG instead of opening a window, even when there is a display.")
+    boolean png;
+
+    @Option(names = "--no-view", description = "Stop after printing the violations.")
+    boolean noView;
+
+    @Override
+    public Integer call() throws Exception {
+        if (attempts < 1) {
+            throw new IllegalArgumentException("--attempts must be at least 1, was " + attempts);
+        }
+        Path scriptFile = script != null ? script : Installation.file("scripts/paxos.py");
+        if (!Files.isRegularFile(scriptFile)) {
+            throw new IllegalArgumentException("no predicate script at " + scriptFile);
+        }
+        if (Files.exists(out)) {
+            try (var entries = Files.list(out)) {
+                if (entries.findAny().isPresent()) {
+                    throw new IllegalArgumentException("--out " + out + " already holds files; choose a new directory");
+                }
+            }
+        }
+        Files.createDirectories(out);
+        for (int attempt = 1; attempt <= attempts; attempt++) {
+            Path trace = out.resolve("run-" + attempt);
+            Path report = out.resolve("run-" + attempt + "-report.json");
+            System.out.printf("%n== deja demo, run %d of at most %d: deploy paxos --nodes 7 --drop 0.3 --bug latest-response --record %s%n",
+                    attempt, attempts, trace);
+            Deployment.Plan plan = ExampleDeployment.builder(new PaxosExample()).nodes(7).bug("latest-response")
+                    .dropProbability(0.3).duration(Duration.ofSeconds(20)).record(trace)
+                    .workDirectory(out.resolve("run-" + attempt + "-work"))
+                    .command("deja demo (run " + attempt + ")").build().plan();
+            new Deployment(plan, System.out).run();
+            System.out.printf("%n== deja check %s %s --json %s%n", trace, scriptFile, report);
+            int checked = run("check", trace.toString(), scriptFile.toString(), "--json", report.toString());
+            if (checked == 2) {
+                System.out.println("deja demo: the check failed (above); stopping");
+                return 2;
+            }
+            CheckReport result = CheckReport.read(report);
+            if (result.violations().isEmpty()) {
+                System.out.println("deja demo: this run came out clean: the bug needs a message loss at the wrong moment. Deploying again.");
+                continue;
+            }
+            Violation first = result.violations().getFirst();
+            System.out.printf("%ndeja demo: run %d broke Paxos: %s at position %d (node %s, Lamport %d).%n", attempt,
+                    first.predicate(), first.event().position(), first.event().node(), first.event().lamport());
+            System.out.println("deja demo: replay it yourself:  deja check " + trace + " " + scriptFile);
+            if (noView) {
+                return 0;
+            }
+            return view(trace, report, first.event().position());
+        }
+        System.out.printf("deja demo: none of %d runs showed the bug; try --attempts %d, or 'deja simulate paxos --bug latest-response ...' to search seeds quickly%n",
+                attempts, attempts * 2);
+        return 1;
+    }
+
+    private int view(Path trace, Path report, long position) {
+        if (png || GraphicsEnvironment.isHeadless() || System.getenv("DISPLAY") == null) {
+            Path picture = out.resolve("first-violation.png");
+            List<String> args = new ArrayList<>(List.of("view", trace.toString(), "--report", report.toString(),
+                    "--png", picture.toString(), "--from", Long.toString(Math.max(0, position - 60)),
+                    "--to", Long.toString(position + 20)));
+            int code = run(args.toArray(String[]::new));
+            if (code == 0) {
+                System.out.println("deja demo: no display, so the message-flow graph around the violation is in " + picture.toAbsolutePath());
+                System.out.println("deja demo: on a desktop, open it at the violation with:  deja view " + trace
+                        + " --report " + report + " --at " + position);
+            }
+            return code;
+        }
+        System.out.println("deja demo: opening the viewer at position " + position);
+        return run("view", trace.toString(), "--report", report.toString(), "--at", Long.toString(position));
+    }
+
+    private static int run(String... args) {
+        CommandLine line = DejaCli.commandLine();
+        return line.execute(args);
+    }
+}
