@@ -13,12 +13,29 @@ __all__ = ["table", "derived", "always", "eventually", "forall", "exists", "impl
 
 
 class _Source:
-    """Something a derived value or predicate can read; version grows whenever its content changes."""
-    __slots__ = ("version", "name")
+    """Something a derived value or predicate can read. Whoever read it at their last evaluation is among its
+    dependents and becomes dirty when it changes, so only dirty derived values and predicates are evaluated."""
+    __slots__ = ("name", "dependents")
 
     def __init__(self, name):
-        self.version = 0
         self.name = name
+        self.dependents = set()
+
+    def bump(self):
+        for d in self.dependents:
+            d.dirty = True
+
+
+def _link(reader, read):
+    """Records what reader read at the evaluation that just ended; it is clean until one of those changes."""
+    old = reader._deps
+    if old != read:
+        for s in old - read:
+            s.dependents.discard(reader)
+        for s in read - old:
+            s.dependents.add(reader)
+        reader._deps = read
+    reader.dirty = False
 
 
 # The dependency set of the evaluation in progress, or None outside evaluations.
@@ -80,7 +97,7 @@ class Table:
 
     # Called by the checker only.
     def _apply(self, kind, node, oid, values):
-        self._source.version += 1
+        self._source.bump()
         if kind == "D":
             self._rows.pop(oid, None)
             return
@@ -153,7 +170,8 @@ class Derived:
         self.name = fn.__name__
         self.keep = keep_versions
         self._source = _Source(self.name)
-        self._deps = None
+        self._deps = frozenset()
+        self.dirty = True
         self._value = None
         self._history = []
         self._evaluations = 0
@@ -161,11 +179,9 @@ class Derived:
 
     def _refresh(self):
         global _reading
-        if self._step == _state.step:
+        if not self.dirty or self._step == _state.step:
             return
         self._step = _state.step
-        if self._deps is not None and all(s.version == v for s, v in self._deps):
-            return
         outer = _reading
         _reading = set()
         self._evaluations += 1
@@ -176,10 +192,10 @@ class Derived:
         finally:
             deps = _reading
             _reading = outer
-        self._deps = [(s, s.version) for s in deps]
+        _link(self, deps)
         changed = not self._history or _differs(self._history[0], value)
         if changed or isinstance(value, _Failed):
-            self._source.version += 1
+            self._source.bump()
             self._value = value
             if not isinstance(value, _Failed):
                 self._history.insert(0, value)
@@ -229,7 +245,8 @@ class Predicate:
         self.name = fn.__name__
         self.kind = kind
         self.aux = list(aux)
-        self._deps = None
+        self._deps = frozenset()
+        self.dirty = True
         self.evaluations = 0
         self.failing = False   # false or raising at its last evaluation
 
@@ -419,10 +436,26 @@ def _install(tables):
     _state.tables = tables
 
 
-def _change(table_index, kind, node, oid, *values):
-    t = _state.tables[table_index]
-    t._apply(kind, node, oid, values)
-    _state.table_changes[t.name] = _state.step + 1
+def _step(position, node, incarnation, seq, lamport, clock, type_, message_type, sender, *changes):
+    """One event: its facts, then its row changes flattened as (table, kind, node, oid, values...), then the
+    evaluation; returns the findings of _evaluate."""
+    _begin(position, node, incarnation, seq, lamport, clock, type_, message_type, sender)
+    tables = _state.tables
+    i = 0
+    n = len(changes)
+    step = _state.step
+    while i < n:
+        t = tables[changes[i]]
+        kind = changes[i + 1]
+        if kind == "D":
+            t._apply(kind, changes[i + 2], changes[i + 3], ())
+            i += 4
+        else:
+            width = len(t.columns)
+            t._apply(kind, changes[i + 2], changes[i + 3], changes[i + 4:i + 4 + width])
+            i += 4 + width
+        _state.table_changes[t.name] = step
+    return _evaluate()
 
 
 def _begin(position, node, incarnation, seq, lamport, clock, type_, message_type, sender):
@@ -437,7 +470,7 @@ def _begin(position, node, incarnation, seq, lamport, clock, type_, message_type
     e._incarnation = incarnation
     e._seq = seq
     e._sender = sender
-    _state.event_source.version += 1
+    _state.event_source.bump()
     _state.clocks[node] = clock
     if message_type is not None:
         _state.message_times.setdefault(message_type, []).append(_state.step)
@@ -454,7 +487,7 @@ def _begin(position, node, incarnation, seq, lamport, clock, type_, message_type
             _state.restarts[node] = _state.step
         row.alive = alive
         row.incarnation = incarnation
-        nodes._source.version += 1
+        nodes._source.bump()
     _state.findings = []
     _state.next_predicate = 0
 
@@ -468,16 +501,16 @@ def _evaluate():
     global _reading
     if _state.next_predicate == 0:
         for d in _registry.derived:
-            _state.current = d.name
-            d._refresh()
+            if d.dirty:
+                _state.current = d.name
+                d._refresh()
     predicates = _registry.predicates
     findings = _state.findings
     while _state.next_predicate < len(predicates):
         i = _state.next_predicate
         _state.next_predicate = i + 1
         p = predicates[i]
-        deps = p._deps
-        if deps is not None and all(s.version == v for s, v in deps):
+        if not p.dirty:
             continue
         _state.current = p.name
         _reading = set()
@@ -491,7 +524,7 @@ def _evaluate():
         finally:
             read = _reading
             _reading = None
-        p._deps = [(s, s.version) for s in read]
+        _link(p, read)
         if error is not None:
             findings.append((i, "E", error))
             p.failing = True
@@ -515,12 +548,12 @@ def _abandoned():
     for d in _registry.derived:
         if d.name == name:
             d._value = _Failed(TimeoutError("derived value %s timed out" % name))
-            d._deps = [(s, s.version) for s in read]
+            _link(d, read)
             d._step = _state.step
-            d._source.version += 1
+            d._source.bump()
     for p in _registry.predicates:
         if p.name == name:
-            p._deps = [(s, s.version) for s in read]
+            _link(p, read)
             p.failing = True
     return name
 

@@ -1,5 +1,6 @@
 package dev.deja.main;
 
+import dev.deja.cli.CheckCommand;
 import dev.deja.cli.DeployCommand;
 import dev.deja.cli.DumpCommand;
 import dev.deja.cli.ExamplesCommand;
@@ -14,7 +15,13 @@ import picocli.CommandLine.Command;
 /** The {@code deja} command. */
 @Command(name = "deja", mixinStandardHelpOptions = true, versionProvider = DejaCli.Version.class,
         description = "Record-and-replay debugger for distributed systems.",
-        subcommands = {DeployCommand.class, SimulateCommand.class, DumpCommand.class, ReplayCommand.class, NodeCommand.class,
+        subcommands = {
+                DeployCommand.class,
+                SimulateCommand.class,
+                DumpCommand.class,
+                ReplayCommand.class,
+                CheckCommand.class,
+                NodeCommand.class,
                 ExamplesCommand.class, CommandLine.HelpCommand.class})
 public final class DejaCli implements Runnable {
     @CommandLine.Spec

@@ -52,8 +52,7 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final List<String> predicateNames = new ArrayList<>();
     private final List<Violation.Kind> predicateKinds = new ArrayList<>();
     private final Map<String, Integer> tableIndex = new HashMap<>();
-    private final Value change;
-    private final Value begin;
+    private final Value stepFunction;
     private final Value evaluate;
     private final Value timedOut;
     private final Value aux;
@@ -103,8 +102,7 @@ public final class ScriptEvaluator implements AutoCloseable {
             if (!error.isNull()) {
                 throw new ScriptException(error.asString());
             }
-            change = module.getMember("_change");
-            begin = module.getMember("_begin");
+            stepFunction = module.getMember("_step");
             evaluate = module.getMember("_evaluate");
             timedOut = module.getMember("_abandoned");
             aux = module.getMember("_aux");
@@ -183,36 +181,55 @@ public final class ScriptEvaluator implements AutoCloseable {
 
     /** Applies {@code step} to the mirrors and evaluates what its changes affect; findings in predicate order. */
     public List<Finding> evaluate(StateStep step) {
+        CheckedEvent e = step.event();
+        int size = 9;
+        for (RowChange rowChange : step.changes()) {
+            size += 4 + (rowChange.kind() == RowChange.Kind.DELETE ? 0 : rowChange.values().size());
+        }
+        Object[] arguments = new Object[size];
+        arguments[0] = e.position();
+        arguments[1] = e.node().value();
+        arguments[2] = e.incarnation();
+        arguments[3] = e.seq();
+        arguments[4] = e.lamport();
+        arguments[5] = e.atMillis();
+        arguments[6] = e.type();
+        arguments[7] = e.messageType().orElse(null);
+        arguments[8] = e.from().map(n -> n.value()).orElse(null);
+        int a = 9;
         for (RowChange rowChange : step.changes()) {
             Integer table = tableIndex.get(rowChange.table());
             if (table == null) {
                 throw new IllegalArgumentException("a step changes table " + rowChange.table()
                         + ", which the script does not declare");
             }
-            List<String> columns = schemas.get(table).columns();
-            Object[] arguments = new Object[4 + (rowChange.kind() == RowChange.Kind.DELETE ? 0 : columns.size())];
-            arguments[0] = table;
-            arguments[1] = switch (rowChange.kind()) {
+            arguments[a++] = table;
+            arguments[a++] = switch (rowChange.kind()) {
                 case INSERT -> "I";
                 case UPDATE -> "U";
                 case DELETE -> "D";
             };
-            arguments[2] = rowChange.node().value();
-            arguments[3] = rowChange.oid();
+            arguments[a++] = rowChange.node().value();
+            arguments[a++] = rowChange.oid();
             if (rowChange.kind() != RowChange.Kind.DELETE) {
-                for (int c = 0; c < columns.size(); c++) {
-                    arguments[4 + c] = toPython(rowChange.values().get(columns.get(c)));
+                List<String> columns = schemas.get(table).columns();
+                if (rowChange.values().size() != columns.size()) {
+                    throw new IllegalArgumentException("a change of table " + rowChange.table() + " has "
+                            + rowChange.values().keySet() + ", the script declares " + columns);
+                }
+                for (String column : columns) {
+                    arguments[a++] = toPython(rowChange.values().get(column));
                 }
             }
-            change.executeVoid(arguments);
         }
-        CheckedEvent e = step.event();
-        begin.executeVoid(e.position(), e.node().value(), e.incarnation(), e.seq(), e.lamport(), e.atMillis(), e.type(),
-                e.messageType().orElse(null), e.from().map(n -> n.value()).orElse(null));
+        Value function = stepFunction;
+        Object[] callArguments = arguments;
         List<Finding> findings = new ArrayList<>();
         while (true) {
             try {
-                Value result = guarded(evaluate);
+                Value result = guarded(function, callArguments);
+                function = evaluate;
+                callArguments = new Object[0];
                 for (long i = 0; i < result.getArraySize(); i++) {
                     Value f = result.getArrayElement(i);
                     int index = f.getArrayElement(0).asInt();
@@ -232,6 +249,8 @@ public final class ScriptEvaluator implements AutoCloseable {
                 // Stopped by the watchdog, or an error Python's own handlers do not see (such as a blocked
                 // system feature): blame what was running and resume with the next predicate.
                 String name = timedOut.execute().asString();
+                function = evaluate;
+                callArguments = new Object[0];
                 boolean timeout = failure.isInterrupted() || failure.isCancelled();
                 findings.add(new Finding(name, kindOf(name), timeout ? Finding.Status.TIMEOUT : Finding.Status.ERROR,
                         timeout ? "took longer than " + Duration.ofNanos(timeoutNanos).toMillis() + " ms; stopped"

@@ -1,0 +1,271 @@
+package dev.deja.cli;
+
+import dev.deja.check.CheckReport;
+import dev.deja.check.Checker;
+import dev.deja.check.InMemoryStateHistory;
+import dev.deja.check.ScriptException;
+import dev.deja.check.StateHistory;
+import dev.deja.check.Violation;
+import dev.deja.trace.TraceFormatException;
+import java.io.Console;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.LongConsumer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** Replays a trace and evaluates a Python predicate script at every event. */
+@Command(name = "check", mixinStandardHelpOptions = true,
+        description = {"Check a trace against a predicate script: replay it, refresh the script's declared tables "
+                + "after every event, and evaluate its @always and @eventually predicates.",
+                "Prints the violations (position, Lamport clock, node, predicate, aux values) and a summary per "
+                        + "predicate. When the script's tables are unchanged since the last check of the trace, "
+                        + "the stored state history is used instead of a replay.",
+                "Exit code 0: no violation; 1: violations (an always-predicate turned false, an eventually-"
+                        + "predicate still false at the end, a predicate that raised or timed out); 2: error."},
+        footer = {"", "Example:", "  deja check traces/paxos scripts/paxos.py",
+                "  deja check traces/paxos scripts/paxos.py --json report.json --limit 1",
+                "  deja check traces/paxos scripts/paxos.py --watch"})
+public final class CheckCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "TRACE", description = "The trace directory.")
+    Path trace;
+
+    @Parameters(index = "1", paramLabel = "SCRIPT", description = "The Python predicate script.")
+    Path script;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the full report (every violation and span "
+            + "with its event and aux values) as JSON to FILE.")
+    Path json;
+
+    @Option(names = "--from", paramLabel = "POS", description = "Report only findings at or after this position "
+            + "(the state is still built from the start).")
+    long from;
+
+    @Option(names = "--to", paramLabel = "POS", description = "Stop after the event at this position.")
+    Long to;
+
+    @Option(names = "--limit", paramLabel = "N", description = "Stop after N findings.")
+    Long limit;
+
+    @Option(names = "--watch", description = "Check again every time the script is saved (Ctrl-C ends).")
+    boolean watch;
+
+    @Option(names = "--predicate-timeout", paramLabel = "DURATION", converter = Durations.class, defaultValue = "10s",
+            description = "Stop a predicate whose evaluation at one event takes longer and report it as TIMEOUT "
+                    + "(default: ${DEFAULT-VALUE}).")
+    Duration predicateTimeout;
+
+    @Option(names = "--fresh", description = "Replay the trace even if a stored history could be used.")
+    boolean fresh;
+
+    @Option(names = "--classpath", paramLabel = "JARS", description = UserClasspath.DESCRIPTION)
+    String classpath;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /**
+     * The state history of {@code trace} this command reads and writes: the one place to choose the store.
+     * In memory for now, so a re-check without replay happens within one {@code --watch} session.
+     */
+    static StateHistory openHistory(Path trace) {
+        return new InMemoryStateHistory();
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        if (!Files.isRegularFile(script)) {
+            err.println("deja check: no script at " + script);
+            return 2;
+        }
+        try (StateHistory history = openHistory(trace)) {
+            int status = checkOnce(history, err);
+            if (!watch) {
+                return status;
+            }
+            FileTime seen = Files.getLastModifiedTime(script);
+            err.println("deja check: watching " + script + " (Ctrl-C ends)");
+            while (true) {
+                Thread.sleep(300);
+                FileTime now = Files.getLastModifiedTime(script);
+                if (!now.equals(seen)) {
+                    seen = now;
+                    System.out.println();
+                    checkOnce(history, err);
+                    err.println("deja check: watching " + script + " (Ctrl-C ends)");
+                }
+            }
+        }
+    }
+
+    private int checkOnce(StateHistory history, PrintWriter err) {
+        Checker.Options options = Checker.Options.defaults()
+                .withRange(from, to == null ? Long.MAX_VALUE : to)
+                .withLimit(limit == null ? Long.MAX_VALUE : limit)
+                .withPredicateTimeout(predicateTimeout)
+                .withReuseHistory(!fresh)
+                .withClassLoader(UserClasspath.loader(classpath))
+                .withProgress(progress());
+        long startNanos = System.nanoTime();
+        CheckReport report;
+        try {
+            report = Checker.check(trace, script, options, history);
+        } catch (ScriptException | Checker.CheckFailedException | TraceFormatException
+                 | IllegalArgumentException | UncheckedIOException e) {
+            clearProgress();
+            err.println("deja check: " + e.getMessage());
+            return 2;
+        }
+        clearProgress();
+        if (json != null) {
+            report.write(json);
+        }
+        print(report);
+        err.printf(Locale.ROOT, "deja check: %s in %.2f s%n", report.fromHistory()
+                ? "evaluated from the stored state history (tables unchanged, no replay)" : "replayed the trace",
+                (System.nanoTime() - startNanos) / 1e9);
+        return report.violations().stream().anyMatch(CheckCommand::fails) ? 1 : 0;
+    }
+
+    /** Whether a finding makes the check fail: everything but an eventually-span that closed. */
+    static boolean fails(Violation violation) {
+        return violation.kind() == Violation.Kind.ALWAYS || violation.status() != Violation.Status.VIOLATED
+                || violation.endPosition().isEmpty();
+    }
+
+    private boolean progressShown;
+
+    private LongConsumer progress() {
+        Console console = System.console();
+        if (console == null || !console.isTerminal()) {
+            return position -> { };
+        }
+        return position -> {
+            progressShown = true;
+            System.err.print("\rchecking: event " + position + " ");
+            System.err.flush();
+        };
+    }
+
+    private void clearProgress() {
+        if (progressShown) {
+            System.err.print("\r\033[K");
+            System.err.flush();
+            progressShown = false;
+        }
+    }
+
+    static void print(CheckReport report) {
+        List<Violation> violations = report.violations();
+        if (!violations.isEmpty()) {
+            List<String[]> rows = new ArrayList<>();
+            rows.add(new String[] {"POSITION", "LAMPORT", "NODE", "PREDICATE", "STATUS", "AUX"});
+            for (Violation v : violations) {
+                rows.add(new String[] {Long.toString(v.event().position()), Long.toString(v.event().lamport()),
+                        v.event().node().value(), v.predicate(), status(v), aux(v.aux())});
+            }
+            int[] widths = widths(rows);
+            for (int r = 0; r < rows.size(); r++) {
+                System.out.println(line(rows.get(r), widths));
+                if (r > 0 && !violations.get(r - 1).message().isEmpty()) {
+                    for (String messageLine : violations.get(r - 1).message().split("\n")) {
+                        System.out.println("    " + messageLine);
+                    }
+                }
+            }
+            System.out.println();
+        }
+        Map<String, long[]> summary = new LinkedHashMap<>();
+        for (Violation v : violations) {
+            long[] entry = summary.computeIfAbsent(v.predicate(), k -> new long[] {0, v.event().position()});
+            entry[0]++;
+        }
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"PREDICATE", "FINDINGS", "FIRST"});
+        summary.forEach((name, entry) -> rows.add(new String[] {name, Long.toString(entry[0]), Long.toString(entry[1])}));
+        if (!summary.isEmpty()) {
+            int[] widths = widths(rows);
+            rows.forEach(row -> System.out.println(line(row, widths)));
+        }
+        long failing = violations.stream().filter(CheckCommand::fails).count();
+        System.out.printf(Locale.ROOT, "checked %d events: %s%n", report.eventsChecked(),
+                failing == 0 ? "no violations" : failing + (failing == 1 ? " violation" : " violations"));
+    }
+
+    private static String status(Violation v) {
+        if (v.status() != Violation.Status.VIOLATED) {
+            return v.status().name();
+        }
+        if (v.kind() == Violation.Kind.EVENTUALLY) {
+            return v.endPosition().map(end -> "false until " + end).orElse("false to the end");
+        }
+        return "VIOLATED";
+    }
+
+    private static int[] widths(List<String[]> rows) {
+        int[] widths = new int[rows.getFirst().length];
+        for (String[] row : rows) {
+            for (int i = 0; i < row.length; i++) {
+                widths[i] = Math.max(widths[i], row[i].length());
+            }
+        }
+        return widths;
+    }
+
+    private static String line(String[] row, int[] widths) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < row.length; i++) {
+            boolean number = row[i].matches("\\d+");
+            String cell = number ? " ".repeat(widths[i] - row[i].length()) + row[i]
+                    : i == row.length - 1 ? row[i] : row[i] + " ".repeat(widths[i] - row[i].length());
+            out.append(cell);
+            if (i < row.length - 1) {
+                out.append("  ");
+            }
+        }
+        return out.toString().stripTrailing();
+    }
+
+    /** Aux values the way Python would print them, since that is what the script author wrote. */
+    static String aux(Map<String, Object> values) {
+        StringBuilder out = new StringBuilder();
+        values.forEach((name, value) -> {
+            if (!out.isEmpty()) {
+                out.append(' ');
+            }
+            out.append(name).append('=').append(python(value));
+        });
+        return out.toString();
+    }
+
+    static String python(Object value) {
+        return switch (value) {
+            case null -> "None";
+            case Boolean b -> b ? "True" : "False";
+            case String s -> "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'";
+            case List<?> list -> {
+                List<String> items = list.stream().map(CheckCommand::python).toList();
+                yield "(" + String.join(", ", items) + (items.size() == 1 ? ",)" : ")");
+            }
+            case Map<?, ?> map -> {
+                List<String> items = new ArrayList<>();
+                map.forEach((k, v) -> items.add(python(k) + ": " + python(v)));
+                yield "{" + String.join(", ", items) + "}";
+            }
+            default -> value.toString();
+        };
+    }
+}

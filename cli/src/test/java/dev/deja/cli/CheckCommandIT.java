@@ -1,0 +1,97 @@
+package dev.deja.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.deja.check.CheckReport;
+import dev.deja.check.testing.SimRecorder;
+import dev.deja.examples.paxos.PaxosNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code deja check} on simulated seven-process Paxos runs (30% loss; seed 53 shows the latest-response bug):
+ * golden output, exit codes, the JSON report and clear errors for bad scripts.
+ */
+class CheckCommandIT {
+    private static final String SCRIPT = "../scripts/paxos.py";
+
+    @TempDir
+    static Path temporary;
+
+    private static Path buggy;
+    private static Path clean;
+
+    @BeforeAll
+    static void record() {
+        buggy = temporary.resolve("buggy");
+        clean = temporary.resolve("clean");
+        new SimRecorder(buggy, PaxosNode.class, 7, Map.of("bug", "latest-response"), 53, 0.3, 10).run(4000);
+        new SimRecorder(clean, PaxosNode.class, 7, Map.of(), 53, 0.3, 10).run(4000);
+    }
+
+    @Test
+    void check_ofTheBuggyRun_printsTheViolation_andExitsOne() throws Exception {
+        Path json = temporary.resolve("report.json");
+        CliRun.Output output = CliRun.run("check", buggy.toString(), SCRIPT, "--json", json.toString());
+        assertThat(output.status()).as(output.err()).isEqualTo(1);
+        assertThat(output.out()).isEqualTo(CliRun.golden("check-latest-response.txt", output.out()));
+        assertThat(output.err()).contains("replayed the trace");
+        CheckReport report = CheckReport.read(json);
+        assertThat(report.violations()).hasSize(1);
+        assertThat(report.violations().getFirst().predicate()).isEqualTo("global_consistency");
+        assertThat(report.violations().getFirst().aux()).containsEntry("decision", "v-n7");
+    }
+
+    @Test
+    void check_ofTheCleanRun_exitsZero() throws Exception {
+        CliRun.Output output = CliRun.run("check", clean.toString(), SCRIPT);
+        assertThat(output.status()).as(output.err()).isZero();
+        assertThat(output.out()).isEqualTo(CliRun.golden("check-clean.txt", output.out()));
+    }
+
+    @Test
+    void check_withARaisingPredicate_reportsErrorWithTraceback_andExitsOne() throws Exception {
+        Path script = temporary.resolve("raising.py");
+        Files.writeString(script, """
+                from deja import table, always
+                Agent = table("Agent", cls="dev.deja.examples.paxos.PaxosNode", columns=["accepted_round"])
+
+                @always
+                def divides():
+                    return sum(a.accepted_round for a in Agent) // 0 == 0
+                """);
+        CliRun.Output output = CliRun.run("check", clean.toString(), script.toString(), "--to", "50");
+        assertThat(output.status()).as(output.err()).isEqualTo(1);
+        assertThat(output.out()).contains("ERROR").contains("raising.py:6: in divides")
+                .contains("ZeroDivisionError: integer division or modulo by zero");
+    }
+
+    @Test
+    void check_withASyntaxError_exitsTwoBeforeReplaying() throws Exception {
+        Path script = temporary.resolve("broken.py");
+        Files.writeString(script, "from deja import always\n@always\ndef p(:\n    return True\n");
+        CliRun.Output output = CliRun.run("check", clean.toString(), script.toString());
+        assertThat(output.status()).isEqualTo(2);
+        assertThat(output.err()).startsWith("deja check: " + script + ":3:").contains("SyntaxError");
+        assertThat(output.out()).isEmpty();
+    }
+
+    @Test
+    void check_withAnUnknownTableClass_exitsTwoNamingTheTable() throws Exception {
+        Path script = temporary.resolve("unknown.py");
+        Files.writeString(script, """
+                from deja import table, always
+                T = table("T", cls="com.example.Missing", columns=["x"])
+                @always
+                def p():
+                    return True
+                """);
+        CliRun.Output output = CliRun.run("check", clean.toString(), script.toString());
+        assertThat(output.status()).isEqualTo(2);
+        assertThat(output.err()).contains("table T: class com.example.Missing cannot be loaded");
+    }
+}
