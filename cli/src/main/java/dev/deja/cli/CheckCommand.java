@@ -5,6 +5,8 @@ import dev.deja.check.Checker;
 import dev.deja.check.InMemoryStateHistory;
 import dev.deja.check.ScriptException;
 import dev.deja.check.StateHistory;
+import dev.deja.check.store.CheckDatabaseException;
+import dev.deja.check.store.H2StateHistory;
 import dev.deja.check.Violation;
 import dev.deja.trace.TraceFormatException;
 import java.io.Console;
@@ -77,11 +79,17 @@ public final class CheckCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     /**
-     * The state history of {@code trace} this command reads and writes: the one place to choose the store.
-     * In memory for now, so a re-check without replay happens within one {@code --watch} session.
+     * The state history of {@code trace} this command reads and writes: the H2 database under
+     * {@code TRACE/check/}, so that a later check with the same tables skips the replay and {@code deja sql} can
+     * query it. A trace directory that cannot be written gets an in-memory history, with a warning.
      */
-    static StateHistory openHistory(Path trace) {
-        return new InMemoryStateHistory();
+    static StateHistory openHistory(Path trace, PrintWriter err) {
+        if (!Files.isWritable(trace) && !Files.isWritable(trace.resolve(H2StateHistory.DIRECTORY))) {
+            err.println("deja check: " + trace + " is not writable, so the state history is kept in memory only"
+                    + " (no re-check without replay, no 'deja sql')");
+            return new InMemoryStateHistory();
+        }
+        return H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE);
     }
 
     @Override
@@ -91,7 +99,18 @@ public final class CheckCommand implements Callable<Integer> {
             err.println("deja check: no script at " + script);
             return 2;
         }
-        try (StateHistory history = openHistory(trace)) {
+        if (!Files.isDirectory(trace)) {
+            err.println("deja check: no trace at " + trace);
+            return 2;
+        }
+        StateHistory opened;
+        try {
+            opened = openHistory(trace, err);
+        } catch (CheckDatabaseException e) {
+            err.println("deja check: " + e.getMessage());
+            return 2;
+        }
+        try (StateHistory history = opened) {
             int status = checkOnce(history, err);
             if (!watch) {
                 return status;
@@ -123,7 +142,7 @@ public final class CheckCommand implements Callable<Integer> {
         CheckReport report;
         try {
             report = Checker.check(trace, script, options, history);
-        } catch (ScriptException | Checker.CheckFailedException | TraceFormatException
+        } catch (ScriptException | Checker.CheckFailedException | TraceFormatException | CheckDatabaseException
                  | IllegalArgumentException | UncheckedIOException e) {
             clearProgress();
             err.println("deja check: " + e.getMessage());

@@ -7,6 +7,7 @@ import dev.deja.cli.ExamplesCommand;
 import dev.deja.cli.NodeCommand;
 import dev.deja.cli.ReplayCommand;
 import dev.deja.cli.SimulateCommand;
+import dev.deja.cli.SqlCommand;
 import dev.deja.trace.TraceFormatException;
 import java.io.UncheckedIOException;
 import picocli.CommandLine;
@@ -21,6 +22,7 @@ import picocli.CommandLine.Command;
                 DumpCommand.class,
                 ReplayCommand.class,
                 CheckCommand.class,
+                SqlCommand.class,
                 NodeCommand.class,
                 ExamplesCommand.class, CommandLine.HelpCommand.class})
 public final class DejaCli implements Runnable {

@@ -1,0 +1,502 @@
+package dev.deja.check.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import dev.deja.check.CheckedEvent;
+import dev.deja.check.RowChange;
+import dev.deja.check.StateHistory;
+import dev.deja.check.StateStep;
+import dev.deja.check.TableSchema;
+import dev.deja.check.Violation;
+import dev.deja.node.NodeId;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The checker's history in an embedded H2 file database at {@code TRACE/check/history.mv.db}: the only file
+ * Deja writes inside a trace after recording, and only through {@code deja check}.
+ *
+ * <p>Layout, so that "state of table T as of event N" is one query:
+ * <ul>
+ *   <li>{@code T_history(node, oid, valid_from, valid_to, <columns>)}: every version of every row; a version
+ *       is current from the event at {@code valid_from} up to, not including, {@code valid_to} (null: still
+ *       current at the end). Column values are readable text: strings as they are, numbers, {@code true}/{@code
+ *       false}, lists and maps as JSON; null is SQL NULL.</li>
+ *   <li>view {@code T}: the rows current at the end of the trace.</li>
+ *   <li>{@code events(position, node, incarnation, seq, lamport, at_millis, type, message_type, from_node)}.</li>
+ *   <li>{@code violations(position, predicate, kind, status, node, lamport, end_position, aux, message)}.</li>
+ *   <li>{@code deja_changes}, {@code deja_meta}: the exact changes in order (for re-checking without replay) and
+ *       the table declarations the history was extracted with.</li>
+ * </ul>
+ * Writes are batched and committed every {@value #COMMIT_EVERY} steps. Confined to one thread. The database
+ * is embedded only: no server or console is ever started.
+ */
+public final class H2StateHistory implements StateHistory {
+    /** Whether this history may be written. */
+    public enum Mode { READ_WRITE, READ_ONLY }
+
+    /** Directory inside the trace. */
+    public static final String DIRECTORY = "check";
+    /** Database name inside {@link #DIRECTORY}; H2 adds {@code .mv.db}. */
+    public static final String NAME = "history";
+    static final int FORMAT = 1;
+    private static final int COMMIT_EVERY = 2_000;
+    private static final ObjectMapper JSON = JsonMapper.builder().addModule(new Jdk8Module())
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+
+    private final Path file;
+    private final Connection connection;
+    private final Mode mode;
+    private List<TableSchema> schemas = List.of();
+    private final Map<String, TableWriter> writers = new LinkedHashMap<>();
+    private PreparedStatement insertEvent;
+    private PreparedStatement insertChange;
+    private final List<Violation> pendingViolations = new ArrayList<>();
+    private long pendingSteps;
+    private long nextVersionId;
+
+    private H2StateHistory(Path file, Connection connection, Mode mode) {
+        this.file = file;
+        this.connection = connection;
+        this.mode = mode;
+    }
+
+    /** The database file of {@code trace}. */
+    public static Path databaseFile(Path trace) {
+        return trace.resolve(DIRECTORY).resolve(NAME + ".mv.db");
+    }
+
+    /**
+     * Opens the history of {@code trace}. READ_WRITE creates {@code TRACE/check/} if needed; READ_ONLY
+     * requires an existing database (there is none before the first {@code deja check}).
+     */
+    public static H2StateHistory open(Path trace, Mode mode) {
+        Path directory = trace.toAbsolutePath().normalize().resolve(DIRECTORY);
+        Path file = directory.resolve(NAME + ".mv.db");
+        String base = directory.resolve(NAME).toString();
+        if (base.contains(";") || base.contains("\n")) {
+            throw new CheckDatabaseException("the trace path " + trace + " contains ';' or a line break, which the"
+                    + " embedded database URL cannot hold; move or rename the trace");
+        }
+        if (mode == Mode.READ_ONLY && !Files.isRegularFile(file)) {
+            throw new CheckDatabaseException("no check database at " + file + ": run 'deja check " + trace
+                    + " SCRIPT' first; it stores the declared tables' history there");
+        }
+        try {
+            if (mode == Mode.READ_WRITE) {
+                Files.createDirectories(directory);
+            }
+            String url = "jdbc:h2:file:" + base + ";DB_CLOSE_ON_EXIT=FALSE;AUTO_SERVER=FALSE;TRACE_LEVEL_FILE=0;DATABASE_TO_UPPER=FALSE;CASE_INSENSITIVE_IDENTIFIERS=TRUE"
+                    + (mode == Mode.READ_ONLY ? ";ACCESS_MODE_DATA=r" : "");
+            Connection connection = DriverManager.getConnection(url, "deja", "");
+            connection.setAutoCommit(false);
+            H2StateHistory history = new H2StateHistory(file, connection, mode);
+            history.checkFormat();
+            return history;
+        } catch (SQLException e) {
+            throw translate(e, file);
+        } catch (IOException e) {
+            throw new CheckDatabaseException("cannot create " + directory + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The JDBC connection, for read-only queries ({@code deja sql}). */
+    Connection connection() {
+        return connection;
+    }
+
+    /** The database file. */
+    public Path file() {
+        return file;
+    }
+
+    private void checkFormat() throws SQLException {
+        if (!tableExists("DEJA_META")) {
+            return;
+        }
+        String format = meta("format").orElse("?");
+        if (!format.equals(Integer.toString(FORMAT))) {
+            throw new CheckDatabaseException(file + " was written by another version of Deja (format " + format
+                    + ", this one reads " + FORMAT + "); delete " + file.getParent() + " and check again");
+        }
+    }
+
+    @Override
+    public void beginCheck(List<TableSchema> newSchemas) {
+        requireWritable();
+        try (Statement statement = connection.createStatement()) {
+            for (String table : existingTables()) {
+                statement.execute("DROP TABLE IF EXISTS " + quote(table) + " CASCADE");
+            }
+            for (String view : existingViews()) {
+                statement.execute("DROP VIEW IF EXISTS " + quote(view));
+            }
+            statement.execute("CREATE TABLE deja_meta(meta_key VARCHAR PRIMARY KEY, meta_value VARCHAR)");
+            statement.execute("CREATE TABLE events(position BIGINT PRIMARY KEY, node VARCHAR NOT NULL, incarnation INT,"
+                    + " seq BIGINT, lamport BIGINT, at_millis BIGINT, type VARCHAR, message_type VARCHAR, from_node VARCHAR)");
+            statement.execute("CREATE TABLE deja_changes(position BIGINT, ordinal INT, table_name VARCHAR, kind VARCHAR,"
+                    + " node VARCHAR, oid BIGINT, \"VALUES\" VARCHAR, PRIMARY KEY(position, ordinal))");
+            statement.execute("CREATE TABLE violations(id INT AUTO_INCREMENT PRIMARY KEY, position BIGINT, predicate VARCHAR,"
+                    + " kind VARCHAR, status VARCHAR, node VARCHAR, lamport BIGINT, end_position BIGINT, aux VARCHAR,"
+                    + " message VARCHAR, violation_json VARCHAR)");
+            writers.clear();
+            for (TableSchema schema : newSchemas) {
+                writers.put(schema.name(), new TableWriter(schema, statement));
+            }
+            putMeta("format", Integer.toString(FORMAT));
+            putMeta("schemas", JSON.writeValueAsString(newSchemas));
+            putMeta("complete", "false");
+            insertEvent = connection.prepareStatement("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+            insertChange = connection.prepareStatement("INSERT INTO deja_changes VALUES (?, ?, ?, ?, ?, ?, ?)");
+            connection.commit();
+        } catch (SQLException | JsonProcessingException e) {
+            throw failure("start the history", e);
+        }
+        schemas = List.copyOf(newSchemas);
+        pendingViolations.clear();
+        pendingSteps = 0;
+        nextVersionId = 1;
+    }
+
+    @Override
+    public void append(StateStep step) {
+        requireWritable();
+        CheckedEvent event = step.event();
+        try {
+            insertEvent.setLong(1, event.position());
+            insertEvent.setString(2, event.node().value());
+            insertEvent.setInt(3, event.incarnation());
+            insertEvent.setLong(4, event.seq());
+            insertEvent.setLong(5, event.lamport());
+            insertEvent.setLong(6, event.atMillis());
+            insertEvent.setString(7, event.type());
+            insertEvent.setString(8, event.messageType().orElse(null));
+            insertEvent.setString(9, event.from().map(NodeId::value).orElse(null));
+            insertEvent.addBatch();
+            int ordinal = 0;
+            for (RowChange change : step.changes()) {
+                TableWriter writer = writers.get(change.table());
+                if (writer == null) {
+                    throw new IllegalArgumentException("a change to table " + change.table()
+                            + ", which the script did not declare");
+                }
+                insertChange.setLong(1, event.position());
+                insertChange.setInt(2, ordinal++);
+                insertChange.setString(3, change.table());
+                insertChange.setString(4, change.kind().name());
+                insertChange.setString(5, change.node().value());
+                insertChange.setLong(6, change.oid());
+                insertChange.setString(7, change.kind() == RowChange.Kind.DELETE ? null : JSON.writeValueAsString(change.values()));
+                insertChange.addBatch();
+                writer.apply(event.position(), change);
+            }
+            if (++pendingSteps % COMMIT_EVERY == 0) {
+                flush();
+            }
+        } catch (SQLException | JsonProcessingException e) {
+            throw failure("store the state after event " + event.position(), e);
+        }
+    }
+
+    private void flush() throws SQLException {
+        insertEvent.executeBatch();
+        insertChange.executeBatch();
+        for (TableWriter writer : writers.values()) {
+            writer.flush();
+        }
+        connection.commit();
+    }
+
+    @Override
+    public void recordViolation(Violation violation) {
+        requireWritable();
+        pendingViolations.add(violation);
+    }
+
+    @Override
+    public void finishCheck() {
+        requireWritable();
+        try {
+            flush();
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO violations(position, predicate, kind,"
+                    + " status, node, lamport, end_position, aux, message, violation_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                for (Violation violation : pendingViolations) {
+                    insert.setLong(1, violation.event().position());
+                    insert.setString(2, violation.predicate());
+                    insert.setString(3, violation.kind().name());
+                    insert.setString(4, violation.status().name());
+                    insert.setString(5, violation.event().node().value());
+                    insert.setLong(6, violation.event().lamport());
+                    if (violation.endPosition().isPresent()) {
+                        insert.setLong(7, violation.endPosition().get());
+                    } else {
+                        insert.setNull(7, Types.BIGINT);
+                    }
+                    insert.setString(8, JSON.writeValueAsString(violation.aux()));
+                    insert.setString(9, violation.message());
+                    insert.setString(10, JSON.writeValueAsString(violation));
+                    insert.addBatch();
+                }
+                insert.executeBatch();
+            }
+            putMeta("complete", "true");
+            connection.commit();
+        } catch (SQLException | JsonProcessingException e) {
+            throw failure("finish the history", e);
+        }
+    }
+
+    @Override
+    public boolean hasCompleteHistory(List<TableSchema> wanted) {
+        try {
+            if (!tableExists("DEJA_META") || !meta("complete").orElse("false").equals("true")) {
+                return false;
+            }
+            List<TableSchema> stored = JSON.readValue(meta("schemas").orElse("[]"), new TypeReference<>() { });
+            return stored.equals(wanted);
+        } catch (SQLException | JsonProcessingException e) {
+            throw failure("read the history's table declarations", e);
+        }
+    }
+
+    @Override
+    public long replayHistory(long fromPosition, Consumer<StateStep> consumer) {
+        long count = 0;
+        try (PreparedStatement events = connection.prepareStatement(
+                "SELECT position, node, incarnation, seq, lamport, at_millis, type, message_type, from_node FROM events"
+                        + " WHERE position >= ? ORDER BY position");
+             PreparedStatement changes = connection.prepareStatement(
+                     "SELECT position, table_name, kind, node, oid, \"VALUES\" FROM deja_changes WHERE position >= ?"
+                             + " ORDER BY position, ordinal")) {
+            events.setLong(1, fromPosition);
+            changes.setLong(1, fromPosition);
+            events.setFetchSize(5_000);
+            changes.setFetchSize(5_000);
+            try (ResultSet eventRows = events.executeQuery(); ResultSet changeRows = changes.executeQuery()) {
+                boolean changeAvailable = changeRows.next();
+                while (eventRows.next()) {
+                    long position = eventRows.getLong(1);
+                    CheckedEvent event = new CheckedEvent(position, new NodeId(eventRows.getString(2)), eventRows.getInt(3),
+                            eventRows.getLong(4), eventRows.getLong(5), eventRows.getLong(6), eventRows.getString(7),
+                            Optional.ofNullable(eventRows.getString(8)),
+                            Optional.ofNullable(eventRows.getString(9)).map(NodeId::new));
+                    List<RowChange> stepChanges = new ArrayList<>();
+                    while (changeAvailable && changeRows.getLong(1) == position) {
+                        String values = changeRows.getString(6);
+                        stepChanges.add(new RowChange(changeRows.getString(2), RowChange.Kind.valueOf(changeRows.getString(3)),
+                                new NodeId(changeRows.getString(4)), changeRows.getLong(5),
+                                values == null ? Map.of() : JsonValues.read(values)));
+                        changeAvailable = changeRows.next();
+                    }
+                    consumer.accept(new StateStep(event, stepChanges));
+                    count++;
+                }
+            }
+        } catch (SQLException e) {
+            throw failure("read the stored history", e);
+        }
+        return count;
+    }
+
+    @Override
+    public Optional<List<Violation>> lastViolations() {
+        try {
+            if (!tableExists("DEJA_META") || !meta("complete").orElse("false").equals("true")) {
+                return Optional.empty();
+            }
+            List<Violation> out = new ArrayList<>();
+            try (Statement statement = connection.createStatement();
+                 ResultSet rows = statement.executeQuery("SELECT violation_json FROM violations ORDER BY id")) {
+                while (rows.next()) {
+                    out.add(JSON.readValue(rows.getString(1), Violation.class));
+                }
+            }
+            return Optional.of(out);
+        } catch (SQLException | JsonProcessingException e) {
+            throw failure("read the stored violations", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (mode == Mode.READ_WRITE && !connection.isClosed()) {
+                connection.commit();
+            }
+            connection.close();
+        } catch (SQLException e) {
+            throw failure("close the database", e);
+        }
+    }
+
+    private void requireWritable() {
+        if (mode != Mode.READ_WRITE) {
+            throw new IllegalStateException(file + " is open read-only");
+        }
+    }
+
+    private boolean tableExists(String upperName) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement(
+                "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE UPPER(TABLE_SCHEMA) = 'PUBLIC' AND UPPER(TABLE_NAME) = ?")) {
+            query.setString(1, upperName);
+            try (ResultSet rows = query.executeQuery()) {
+                rows.next();
+                return rows.getLong(1) > 0;
+            }
+        }
+    }
+
+    private List<String> existingTables() throws SQLException {
+        return names("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE UPPER(TABLE_SCHEMA) = 'PUBLIC' AND TABLE_TYPE = 'BASE TABLE'");
+    }
+
+    private List<String> existingViews() throws SQLException {
+        return names("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE UPPER(TABLE_SCHEMA) = 'PUBLIC' AND TABLE_TYPE = 'VIEW'");
+    }
+
+    private List<String> names(String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
+            while (rows.next()) {
+                out.add(rows.getString(1));
+            }
+        }
+        return out;
+    }
+
+    private Optional<String> meta(String key) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement("SELECT meta_value FROM deja_meta WHERE meta_key = ?")) {
+            query.setString(1, key);
+            try (ResultSet rows = query.executeQuery()) {
+                return rows.next() ? Optional.ofNullable(rows.getString(1)) : Optional.empty();
+            }
+        }
+    }
+
+    private void putMeta(String key, String value) throws SQLException {
+        try (PreparedStatement merge = connection.prepareStatement("MERGE INTO deja_meta KEY(meta_key) VALUES (?, ?)")) {
+            merge.setString(1, key);
+            merge.setString(2, value);
+            merge.executeUpdate();
+        }
+    }
+
+    private CheckDatabaseException failure(String doing, Exception e) {
+        if (e instanceof SQLException sql) {
+            return translate(sql, file);
+        }
+        return new CheckDatabaseException("cannot " + doing + " in " + file + ": " + e.getMessage(), e);
+    }
+
+    static CheckDatabaseException translate(SQLException e, Path file) {
+        String message = String.valueOf(e.getMessage());
+        if (message.contains("Database may be already in use") || message.contains("locked")) {
+            return new CheckDatabaseException(file + " is in use by another Deja process (a check or a viewer of the"
+                    + " same trace); wait for it to finish", e);
+        }
+        return new CheckDatabaseException(file + ": " + message.lines().findFirst().orElse(message), e);
+    }
+
+    static String quote(String identifier) {
+        return "\"" + identifier.replace("\"", "\"\"") + "\"";
+    }
+
+    /** Text a person reads in SQL results: strings bare, lists and maps as JSON, null as NULL. */
+    static String readable(Object value) {
+        if (value == null) {
+            return null;
+        }
+        if (value instanceof String text) {
+            return text;
+        }
+        if (value instanceof Long || value instanceof Double || value instanceof Boolean) {
+            return value.toString();
+        }
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            return String.valueOf(value);
+        }
+    }
+
+    /** Keeps one declared table's {@code _history} table: new versions inserted, old ones closed. */
+    private final class TableWriter {
+        private final TableSchema schema;
+        private final PreparedStatement insert;
+        private final PreparedStatement close;
+        private final Map<String, Long> currentVersion = new HashMap<>();
+
+        TableWriter(TableSchema schema, Statement statement) throws SQLException {
+            this.schema = schema;
+            String upper = schema.name().toUpperCase(java.util.Locale.ROOT);
+            if (upper.equals("EVENTS") || upper.equals("VIOLATIONS") || upper.startsWith("DEJA_")) {
+                throw new IllegalArgumentException("table name '" + schema.name() + "' is reserved by the check database"
+                        + " (events, violations, deja_*); rename the table in the script");
+            }
+            String history = quote(schema.name() + "_history");
+            StringBuilder columns = new StringBuilder();
+            StringBuilder viewColumns = new StringBuilder();
+            StringBuilder marks = new StringBuilder();
+            for (String column : schema.columns()) {
+                columns.append(", ").append(quote(column)).append(" VARCHAR");
+                viewColumns.append(", ").append(quote(column));
+                marks.append(", ?");
+            }
+            statement.execute("CREATE TABLE " + history + "(version_id BIGINT PRIMARY KEY, node VARCHAR NOT NULL,"
+                    + " oid BIGINT NOT NULL, valid_from BIGINT NOT NULL, valid_to BIGINT" + columns + ")");
+            statement.execute("CREATE INDEX " + quote(schema.name() + "_history_from") + " ON " + history + "(valid_from)");
+            statement.execute("CREATE VIEW " + quote(schema.name()) + " AS SELECT node, oid" + viewColumns + " FROM "
+                    + history + " WHERE valid_to IS NULL");
+            insert = connection.prepareStatement("INSERT INTO " + history + " VALUES (?, ?, ?, ?, NULL" + marks + ")");
+            close = connection.prepareStatement("UPDATE " + history + " SET valid_to = ? WHERE version_id = ?");
+        }
+
+        void apply(long position, RowChange change) throws SQLException {
+            String key = change.node().value() + "#" + change.oid();
+            Long previous = change.kind() == RowChange.Kind.INSERT ? currentVersion.remove(key) : currentVersion.remove(key);
+            if (previous != null) {
+                close.setLong(1, position);
+                close.setLong(2, previous);
+                close.addBatch();
+            }
+            if (change.kind() == RowChange.Kind.DELETE) {
+                return;
+            }
+            long version = nextVersionId++;
+            insert.setLong(1, version);
+            insert.setString(2, change.node().value());
+            insert.setLong(3, change.oid());
+            insert.setLong(4, position);
+            int index = 5;
+            for (String column : schema.columns()) {
+                insert.setString(index++, readable(change.values().get(column)));
+            }
+            insert.addBatch();
+            currentVersion.put(key, version);
+        }
+
+        void flush() throws SQLException {
+            insert.executeBatch();
+            close.executeBatch();
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package dev.deja.check.store;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * The result of one read-only query against a trace's check database, as text cells.
+ *
+ * @param columns column labels, lower case
+ * @param rows    cells; a SQL NULL is {@code null}
+ */
+public record QueryResult(List<String> columns, List<List<String>> rows) {
+    private static final Pattern READ_ONLY = Pattern.compile("(?is)\\s*(SELECT|WITH|VALUES|TABLE|SHOW|EXPLAIN)\\b.*");
+
+    public QueryResult {
+        columns = List.copyOf(columns);
+        rows = List.copyOf(rows);
+    }
+
+    /**
+     * Runs {@code sql} against the check database of {@code trace}, opened read-only. Anything but a query
+     * is refused before it reaches the database.
+     */
+    public static QueryResult query(java.nio.file.Path trace, String sql) {
+        if (!READ_ONLY.matcher(sql).matches()) {
+            throw new CheckDatabaseException("only queries are allowed (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN);"
+                    + " the check database is written only by 'deja check'");
+        }
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_ONLY)) {
+            Connection connection = history.connection();
+            connection.setReadOnly(true);
+            try (Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(sql)) {
+                ResultSetMetaData meta = result.getMetaData();
+                List<String> columns = new ArrayList<>();
+                for (int i = 1; i <= meta.getColumnCount(); i++) {
+                    columns.add(meta.getColumnLabel(i).toLowerCase(Locale.ROOT));
+                }
+                List<List<String>> rows = new ArrayList<>();
+                while (result.next()) {
+                    List<String> row = new ArrayList<>(columns.size());
+                    for (int i = 1; i <= columns.size(); i++) {
+                        row.add(result.getString(i));
+                    }
+                    rows.add(java.util.Collections.unmodifiableList(row));
+                }
+                return new QueryResult(columns, rows);
+            } catch (SQLException e) {
+                throw new CheckDatabaseException(explain(e, connection), e);
+            }
+        } catch (SQLException e) {
+            throw H2StateHistory.translate(e, H2StateHistory.databaseFile(trace));
+        }
+    }
+
+    private static String explain(SQLException e, Connection connection) {
+        String first = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+        if (e.getErrorCode() == org.h2.api.ErrorCode.TABLE_OR_VIEW_NOT_FOUND_1
+                || e.getErrorCode() == org.h2.api.ErrorCode.TABLE_OR_VIEW_NOT_FOUND_WITH_CANDIDATES_2
+                || e.getErrorCode() == org.h2.api.ErrorCode.TABLE_OR_VIEW_NOT_FOUND_DATABASE_EMPTY_1) {
+            List<String> tables = new ArrayList<>();
+            try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(
+                    "SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE UPPER(TABLE_SCHEMA) = 'PUBLIC' ORDER BY TABLE_NAME")) {
+                while (rows.next()) {
+                    tables.add(rows.getString(1).toLowerCase(Locale.ROOT));
+                }
+            } catch (SQLException ignored) {
+                // the first message is still worth showing
+            }
+            return first + "; the tables are: " + String.join(", ", tables);
+        }
+        return first;
+    }
+}

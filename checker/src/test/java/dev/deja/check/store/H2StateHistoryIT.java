@@ -1,0 +1,166 @@
+package dev.deja.check.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.deja.check.CheckedEvent;
+import dev.deja.check.RowChange;
+import dev.deja.check.StateStep;
+import dev.deja.check.TableSchema;
+import dev.deja.check.Violation;
+import dev.deja.node.NodeId;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The H2 history: exact round trips, as-of queries, completeness, schema changes, read-only use. */
+class H2StateHistoryIT {
+    private static final NodeId N1 = new NodeId("n1");
+    private static final NodeId N2 = new NodeId("n2");
+    private static final List<TableSchema> SCHEMAS = List.of(new TableSchema("Agent", "x.Agent", List.of("round", "value")),
+            new TableSchema("Peer", "x.Peer", List.of("items")));
+
+    @TempDir
+    Path trace;
+
+    private static CheckedEvent event(long position, NodeId node) {
+        return new CheckedEvent(position, node, 1, position, position + 10, 1000 + position, "receive",
+                Optional.of("Begin"), Optional.of(N2));
+    }
+
+    private static Map<String, Object> agent(Object round, Object value) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put("round", round);
+        values.put("value", value);
+        return values;
+    }
+
+    private List<StateStep> sampleSteps() {
+        return List.of(
+                new StateStep(event(0, N1), List.of(new RowChange("Agent", RowChange.Kind.INSERT, N1, 1, agent(0L, null)))),
+                new StateStep(event(1, N2), List.of(new RowChange("Agent", RowChange.Kind.INSERT, N2, 2, agent(0L, null)),
+                        new RowChange("Peer", RowChange.Kind.INSERT, N2, 3, Map.of("items",
+                                List.of(1L, 2.5, "x", true, Map.of("k", List.of())))))),
+                new StateStep(event(2, N1), List.of()),
+                new StateStep(event(3, N1), List.of(new RowChange("Agent", RowChange.Kind.UPDATE, N1, 1, agent(5L, "v-n1")))),
+                new StateStep(event(4, N2), List.of(new RowChange("Peer", RowChange.Kind.DELETE, N2, 3, Map.of()))));
+    }
+
+    @Test
+    void storedSteps_replayBackExactly_andAsOfQueriesSeeEachVersion() {
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+            history.beginCheck(SCHEMAS);
+            sampleSteps().forEach(history::append);
+            history.recordViolation(new Violation("p", Violation.Kind.ALWAYS, Violation.Status.VIOLATED, event(3, N1),
+                    Optional.empty(), Map.of("decision", "v-n1"), ""));
+            assertThat(history.hasCompleteHistory(SCHEMAS)).as("complete before finishCheck").isFalse();
+            history.finishCheck();
+        }
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_ONLY)) {
+            assertThat(history.hasCompleteHistory(SCHEMAS)).isTrue();
+            assertThat(history.hasCompleteHistory(List.of(SCHEMAS.getFirst()))).as("other declarations").isFalse();
+            List<StateStep> back = new ArrayList<>();
+            assertThat(history.replayHistory(0, back::add)).isEqualTo(5);
+            assertThat(back).isEqualTo(sampleSteps());
+            List<StateStep> tail = new ArrayList<>();
+            history.replayHistory(3, tail::add);
+            assertThat(tail).isEqualTo(sampleSteps().subList(3, 5));
+            assertThat(history.lastViolations().orElseThrow()).singleElement()
+                    .satisfies(v -> assertThat(v.aux()).containsEntry("decision", "v-n1"));
+        }
+        String asOf = "SELECT node, round, \"value\" FROM agent_history WHERE valid_from <= %d"
+                + " AND (valid_to IS NULL OR valid_to > %d) ORDER BY node";
+        assertThat(QueryResult.query(trace, asOf.formatted(2, 2)).rows())
+                .containsExactly(Arrays.asList("n1", "0", null), Arrays.asList("n2", "0", null));
+        assertThat(QueryResult.query(trace, asOf.formatted(3, 3)).rows().getFirst()).containsExactly("n1", "5", "v-n1");
+        assertThat(QueryResult.query(trace, "SELECT items FROM peer_history WHERE valid_to = 4").rows())
+                .containsExactly(List.of("[1,2.5,\"x\",true,{\"k\":[]}]"));
+        assertThat(QueryResult.query(trace, "SELECT COUNT(*) FROM peer").rows()).containsExactly(List.of("0"));
+    }
+
+    @Test
+    void aNewCheck_replacesTheHistory_andAnUnfinishedOneIsNotReusable() {
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+            history.beginCheck(SCHEMAS);
+            sampleSteps().forEach(history::append);
+            history.finishCheck();
+            List<TableSchema> other = List.of(new TableSchema("Leader", "x.Leader", List.of("round")));
+            history.beginCheck(other);
+            history.append(sampleSteps().get(2));
+            assertThat(history.hasCompleteHistory(SCHEMAS)).isFalse();
+            assertThat(history.hasCompleteHistory(other)).isFalse();
+            assertThat(history.lastViolations()).isEmpty();
+        }
+        assertThatThrownBy(() -> QueryResult.query(trace, "SELECT * FROM agent"))
+                .isInstanceOf(CheckDatabaseException.class).hasMessageContaining("the tables are:")
+                .hasMessageContaining("leader_history");
+    }
+
+    @Test
+    void randomSteps_roundTripExactly() {
+        long seed = Long.getLong("deja.seed", System.nanoTime());
+        System.out.println("H2StateHistoryIT.randomSteps seed " + seed + " (reproduce: -Ddeja.seed=" + seed + ")");
+        SplittableRandom random = new SplittableRandom(seed);
+        List<StateStep> steps = new ArrayList<>();
+        Map<Long, NodeId> live = new LinkedHashMap<>();
+        for (long position = 0; position < 3_000; position++) {
+            NodeId node = random.nextBoolean() ? N1 : N2;
+            List<RowChange> changes = new ArrayList<>();
+            for (int i = random.nextInt(3); i > 0; i--) {
+                long oid = random.nextLong(1, 40);
+                NodeId owner = live.get(oid);
+                if (owner == null) {
+                    live.put(oid, node);
+                    changes.add(new RowChange("Agent", RowChange.Kind.INSERT, node, oid, agent(randomValue(random), randomValue(random))));
+                } else if (random.nextInt(4) == 0) {
+                    live.remove(oid);
+                    changes.add(new RowChange("Agent", RowChange.Kind.DELETE, owner, oid, Map.of()));
+                } else if (changes.stream().noneMatch(c -> c.oid() == oid)) {
+                    changes.add(new RowChange("Agent", RowChange.Kind.UPDATE, owner, oid, agent(randomValue(random), randomValue(random))));
+                }
+            }
+            steps.add(new StateStep(event(position, node), changes));
+        }
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+            history.beginCheck(SCHEMAS);
+            steps.forEach(history::append);
+            history.finishCheck();
+            List<StateStep> back = new ArrayList<>();
+            history.replayHistory(0, back::add);
+            assertThat(back).as("seed %d", seed).isEqualTo(steps);
+        }
+        assertThat(QueryResult.query(trace, "SELECT COUNT(*) FROM agent").rows())
+                .as("current rows, seed %d", seed).containsExactly(List.of(Integer.toString(live.size())));
+    }
+
+    private static Object randomValue(SplittableRandom random) {
+        return switch (random.nextInt(7)) {
+            case 0 -> null;
+            case 1 -> random.nextLong();
+            case 2 -> random.nextDouble();
+            case 3 -> "s" + random.nextInt(100);
+            case 4 -> random.nextBoolean();
+            case 5 -> List.of(random.nextLong(10), "x");
+            default -> Map.of("a", random.nextLong(5));
+        };
+    }
+
+    @Test
+    void readOnlyOpen_withoutAPriorCheck_isRefusedClearly() {
+        assertThatThrownBy(() -> H2StateHistory.open(trace, H2StateHistory.Mode.READ_ONLY))
+                .isInstanceOf(CheckDatabaseException.class)
+                .hasMessageContaining("no check database at").hasMessageContaining("run 'deja check");
+        assertThatThrownBy(() -> QueryResult.query(trace, "DROP TABLE events"))
+                .hasMessageContaining("only queries are allowed");
+        assertThatThrownBy(() -> H2StateHistory.open(trace.resolve("a;b"), H2StateHistory.Mode.READ_WRITE))
+                .hasMessageContaining("contains ';'");
+        assertThat(Arrays.asList(trace.toFile().list())).as("nothing written into the trace").isEmpty();
+    }
+}
