@@ -140,7 +140,10 @@ public final class NodeLog {
         private long byteOffset = -1;
         private long decoded;
         private long nextIndex;
-        private Path nextFile;
+        private Path nextQueueDirectory;
+        private int nextCycle;
+        private Path fileQueueDirectory;
+        private int fileCycle;
         private long nextByteOffset;
 
         private Cursor() {
@@ -162,7 +165,9 @@ public final class NodeLog {
             TraceEvent result = next;
             next = null;
             index = nextIndex;
-            file = nextFile;
+            fileQueueDirectory = nextQueueDirectory; // the file name is formatted only when asked for
+            fileCycle = nextCycle;
+            file = null;
             byteOffset = nextByteOffset;
             return result;
         }
@@ -174,6 +179,9 @@ public final class NodeLog {
 
         /** The queue data file holding the last returned entry. */
         public Path file() {
+            if (file == null && fileQueueDirectory != null) {
+                file = Queues.cycleFile(fileQueueDirectory, fileCycle);
+            }
             return file;
         }
 
@@ -197,17 +205,18 @@ public final class NodeLog {
                     int length = (int) bytes.readRemaining();
                     byte[] stored = new byte[length];
                     bytes.read(stored);
-                    Path cycleFile = Queues.cycleFile(queueDirectory, tailer.cycle());
+                    int cycle = tailer.cycle();
                     long entryIndex = decoded;
                     try {
                         TraceEvent event = codec.decode(manifest.node(), stored);
                         nextIndex = entryIndex;
-                        nextFile = cycleFile;
+                        nextQueueDirectory = queueDirectory;
+                        nextCycle = cycle;
                         nextByteOffset = offset;
                         decoded++;
                         return event;
                     } catch (EntryCodec.CorruptEntryException e) {
-                        throw new TraceFormatException(cycleFile + ": node " + manifest.node() + ", entry "
+                        throw new TraceFormatException(Queues.cycleFile(queueDirectory, cycle) + ": node " + manifest.node() + ", entry "
                                 + entryIndex + " (incarnation " + manifest.incarnations().get(incarnationIndex).number()
                                 + "), byte offset " + offset + ": corrupted entry: " + e.getMessage(), e);
                     }

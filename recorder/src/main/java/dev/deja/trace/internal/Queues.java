@@ -16,6 +16,9 @@ public final class Queues {
     /** Daily files with room for 2^32 entries a day, so a run never outgrows a cycle's index. */
     public static final RollCycle ROLL_CYCLE = LargeRollCycles.LARGE_DAILY;
 
+    private static final DateTimeFormatter CYCLE_NAMES = DateTimeFormatter.ofPattern(ROLL_CYCLE.format())
+            .withZone(ZoneOffset.UTC);
+
     private Queues() {
     }
 
@@ -40,8 +43,7 @@ public final class Queues {
 
     /** The data file that holds entries of {@code cycle}. */
     public static Path cycleFile(Path directory, int cycle) {
-        String name = DateTimeFormatter.ofPattern(ROLL_CYCLE.format()).withZone(ZoneOffset.UTC)
-                .format(Instant.ofEpochMilli((long) cycle * ROLL_CYCLE.lengthInMillis()));
+        String name = CYCLE_NAMES.format(Instant.ofEpochMilli((long) cycle * ROLL_CYCLE.lengthInMillis()));
         return directory.resolve(name + ".cq4");
     }
 }
