@@ -100,6 +100,12 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     private int view(Path trace, Path report, long position) {
+        if (!DejaCli.commandLine().getSubcommands().containsKey("view")) {
+            System.out.println("deja demo: this build has no viewer yet; inspect the state at the violation with:");
+            System.out.println("  deja sql " + trace + " \"SELECT * FROM Agent_history WHERE valid_from <= " + position
+                    + " AND (valid_to IS NULL OR valid_to > " + position + ")\"");
+            return 0;
+        }
         if (png || GraphicsEnvironment.isHeadless() || System.getenv("DISPLAY") == null) {
             Path picture = out.resolve("first-violation.png");
             List<String> args = new ArrayList<>(List.of("view", trace.toString(), "--report", report.toString(),

@@ -1,6 +1,7 @@
 package dev.deja.main;
 
 import dev.deja.cli.CheckCommand;
+import dev.deja.cli.DemoCommand;
 import dev.deja.cli.DeployCommand;
 import dev.deja.cli.DumpCommand;
 import dev.deja.cli.ExamplesCommand;
@@ -17,6 +18,7 @@ import picocli.CommandLine.Command;
 @Command(name = "deja", mixinStandardHelpOptions = true, versionProvider = DejaCli.Version.class,
         description = "Record-and-replay debugger for distributed systems.",
         subcommands = {
+                DemoCommand.class,
                 DeployCommand.class,
                 SimulateCommand.class,
                 DumpCommand.class,
