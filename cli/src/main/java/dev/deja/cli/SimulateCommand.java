@@ -1,6 +1,7 @@
 package dev.deja.cli;
 
 import dev.deja.examples.Example;
+import dev.deja.examples.ExampleSimulation;
 import dev.deja.examples.Examples;
 import dev.deja.node.NodeId;
 import dev.deja.sim.Partition;
@@ -76,11 +77,11 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "A partition and its healing, GROUP|GROUP@START..HEAL, e.g. n1,n2|n3,n4,n5@2s..5s (repeatable).")
     List<String> partitions = new ArrayList<>();
 
-    @CommandLine.ArgGroup(exclusive = true)
+    @CommandLine.ArgGroup(exclusive = false)
     Limit limit = new Limit();
 
     static final class Limit {
-        @Option(names = "--steps", paramLabel = "K", description = "Stop after K events.")
+        @Option(names = "--steps", paramLabel = "K", description = "Stop after K events (with --virtual-time too: at whichever comes first).")
         Long steps;
 
         @Option(names = "--virtual-time", paramLabel = "TIME", converter = Durations.class,
@@ -108,22 +109,17 @@ public final class SimulateCommand implements Callable<Integer> {
         Example chosen = Examples.byName(example).orElseThrow(() -> new IllegalArgumentException("unknown example '"
                 + example + "'; the examples are: " + String.join(", ", Examples.all().stream().map(Example::name).toList())));
         int count = nodes == null ? chosen.defaultNodes() : nodes;
-        if (count < 1 || count > 1000) {
-            throw new IllegalArgumentException("--nodes must be between 1 and 1000, was " + count);
-        }
-        Map<String, String> args = chosen.nodeArgs(Optional.ofNullable(bug));
         long[] delayMillis = range(delay);
-        SimulationSettings.Builder builder = SimulationSettings.builder().seed(seed).dropProbability(drop)
+        SimulationSettings.Builder builder = ExampleSimulation.settings(chosen, count, Optional.ofNullable(bug))
+                .seed(seed).dropProbability(drop)
                 .duplicateProbability(dup).delayMillis(delayMillis[0], delayMillis[1]).crashRate(crashRate)
                 .restartDelayMillis(restartDelay.toMillis()).clockSkewMillis(clockSkew.toMillis())
                 .stop(untilLimit ? SimulationSettings.Stop.AT_LIMIT : SimulationSettings.Stop.WHEN_DRIVER_FINISHES);
-        for (NodeId id : chosen.nodeIds(count)) {
-            builder.node(id, chosen.nodeClass().getName(), args);
-        }
-        chosen.driverClass().ifPresent(type -> builder.driver(new NodeId("client"), type.getName()));
         partitions.forEach(p -> builder.partition(Partition.parse(p)));
         if (limit.steps != null) {
-            builder.maxSteps(limit.steps).maxVirtualMillis(Long.MAX_VALUE / 4);
+            // Steps alone bound the run; virtual time too only when both are given.
+            builder.maxSteps(limit.steps).maxVirtualMillis(limit.virtualTime != null ? limit.virtualTime.toMillis()
+                    : SimulationSettings.UNLIMITED_VIRTUAL_MILLIS);
         } else if (limit.virtualTime != null) {
             builder.maxVirtualMillis(limit.virtualTime.toMillis());
         }

@@ -3,21 +3,22 @@ package dev.deja.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.deja.check.CheckReport;
-import dev.deja.check.testing.SimRecorder;
-import dev.deja.examples.paxos.PaxosNode;
+import dev.deja.check.testing.ExampleRuns;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code deja check} on simulated seven-process Paxos runs (30% loss; seed 53 shows the latest-response bug):
+ * {@code deja check} on simulated seven-process Paxos runs (30% loss, delays of 1..100 ms; seed 22 shows the latest-response bug):
  * golden output, exit codes, the JSON report and clear errors for bad scripts.
  */
 class CheckCommandIT {
     private static final String SCRIPT = "../scripts/paxos.py";
+    /** A seed on which the latest-response bug changes the decision (see CheckerPaxosIT). */
+    private static final long SEED = 22;
 
     @TempDir
     static Path temporary;
@@ -27,10 +28,13 @@ class CheckCommandIT {
 
     @BeforeAll
     static void record() {
-        buggy = temporary.resolve("buggy");
-        clean = temporary.resolve("clean");
-        new SimRecorder(buggy, PaxosNode.class, 7, Map.of("bug", "latest-response"), 53, 0.3, 10).run(4000);
-        new SimRecorder(clean, PaxosNode.class, 7, Map.of(), 53, 0.3, 10).run(4000);
+        buggy = paperSetting(Optional.of("latest-response"));
+        clean = paperSetting(Optional.empty());
+    }
+
+    private static Path paperSetting(Optional<String> bug) {
+        return ExampleRuns.simulate(temporary, "paxos", 7, bug, SEED,
+                settings -> settings.dropProbability(0.3).delayMillis(1, 100)).trace();
     }
 
     @Test
@@ -43,7 +47,7 @@ class CheckCommandIT {
         CheckReport report = CheckReport.read(json);
         assertThat(report.violations()).hasSize(1);
         assertThat(report.violations().getFirst().predicate()).isEqualTo("global_consistency");
-        assertThat(report.violations().getFirst().aux()).containsEntry("decision", "v-n7");
+        assertThat(report.violations().getFirst().aux()).containsEntry("decision", "v-n1");
     }
 
     @Test

@@ -2,8 +2,24 @@ package dev.deja.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.deja.examples.Example;
+import dev.deja.examples.ExampleSimulation;
+import dev.deja.examples.Examples;
+import dev.deja.sim.Partition;
+import dev.deja.sim.SimulationSettings;
+import dev.deja.sim.Simulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +42,48 @@ class SimulateCommandIT {
 
         CliRun.Output replay = CliRun.run("replay", trace.toString());
         assertThat(replay.out()).contains("of 7 nodes").contains("divergences: 0");
+    }
+
+    @Test
+    void commandLine_ofEveryFault_reproducesTheSimulatorsTraceByteForByte() throws Exception {
+        Example paxos = Examples.byName("paxos").orElseThrow();
+        SimulationSettings settings = ExampleSimulation.settings(paxos, 5, Optional.of("spec")).seed(41)
+                .dropProbability(0.2).duplicateProbability(0.05).delayMillis(2, 40).crashRate(0.01)
+                .restartDelayMillis(250).clockSkewMillis(30).partition(Partition.parse("n1,n2|n3,n4,n5@100ms..400ms"))
+                .maxSteps(3000).maxVirtualMillis(20_000).stop(SimulationSettings.Stop.AT_LIMIT).build();
+        Path direct = temporary.resolve("direct");
+        Simulator.run(settings, direct);
+        Path viaCommand = temporary.resolve("command");
+        String command = ExampleSimulation.commandLine(paxos, Optional.of("spec"), settings, viaCommand.toString());
+        assertThat(command).startsWith("./deja simulate paxos --nodes 5 --seed 41 --bug spec --drop 0.2 --dup 0.05");
+
+        List<String> words = shellWords(command);
+        CliRun.Output run = CliRun.run(words.subList(1, words.size()).toArray(String[]::new));
+        assertThat(run.status()).as(run.err()).isZero();
+        assertThat(queueBytes(viaCommand)).as(command).isEqualTo(queueBytes(direct));
+    }
+
+    /** Splits a command line as a POSIX shell would, for the single quotes the command uses. */
+    private static List<String> shellWords(String command) {
+        List<String> words = new ArrayList<>();
+        Matcher matcher = Pattern.compile("'([^']*)'|(\\S+)").matcher(command);
+        while (matcher.find()) {
+            words.add(matcher.group(1) != null ? matcher.group(1) : matcher.group(2));
+        }
+        return words;
+    }
+
+    /** The SHA-256 of every queue file of a trace, by relative path (trace.json differs in the command it quotes). */
+    private static Map<String, String> queueBytes(Path trace) throws Exception {
+        Map<String, String> files = new TreeMap<>();
+        try (Stream<Path> walk = Files.walk(trace.resolve("nodes"))) {
+            for (Path file : walk.filter(Files::isRegularFile).filter(f -> f.toString().endsWith(".cq4")).toList()) {
+                byte[] digest = MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file));
+                files.put(trace.relativize(file).toString(), HexFormat.of().formatHex(digest));
+            }
+        }
+        assertThat(files).as("queue files in %s", trace).isNotEmpty();
+        return files;
     }
 
     @Test

@@ -79,7 +79,7 @@ public record ExampleDeployment(Example example, int nodes, Optional<String> bug
         }
         Map<NodeId, ClusterSpec.Member> clients = new LinkedHashMap<>();
         Optional<NodeId> driver = example.driverClass().map(type -> {
-            NodeId id = new NodeId("client");
+            NodeId id = ExampleSimulation.DRIVER_ID;
             clients.put(id, new ClusterSpec.Member("127.0.0.1:" + freePort(), type.getName(), Map.of()));
             return id;
         });

@@ -31,6 +31,9 @@ public record SimulationSettings(Map<NodeId, NodeSpec> nodes, Optional<DriverSpe
                                  double dropProbability, double duplicateProbability, long minDelayMillis,
                                  long maxDelayMillis, double crashRate, long restartDelayMillis, long clockSkewMillis,
                                  List<Partition> partitions, long maxSteps, long maxVirtualMillis, Stop stop) {
+    /** The virtual-time limit that never ends a run (for step-bounded runs); far from overflow when added to. */
+    public static final long UNLIMITED_VIRTUAL_MILLIS = Long.MAX_VALUE / 4;
+
     /** When a run ends besides its step and time limits. */
     public enum Stop {
         /** When the workload driver says it is finished, as a deployment does. */

@@ -31,9 +31,11 @@ public final class CheckBench {
     public static void main(String[] args) {
         Path trace = Path.of(args[0]);
         if (args.length > 3) {
-            // record: CheckBench TRACE SCRIPT ROUNDS SEED DROP STEPS
-            new dev.deja.check.testing.SimRecorder(trace, dev.deja.examples.paxos.PaxosNode.class, 7,
-                    java.util.Map.of(), Long.parseLong(args[3]), Double.parseDouble(args[4]), 10).run(Integer.parseInt(args[5]));
+            // record: CheckBench TRACE SCRIPT ROUNDS SEED DROP STEPS (seven correct Paxos processes, until the step limit)
+            dev.deja.sim.Simulator.run(dev.deja.examples.ExampleSimulation.settings(new dev.deja.examples.paxos.PaxosExample(),
+                    7, java.util.Optional.empty()).seed(Long.parseLong(args[3])).dropProbability(Double.parseDouble(args[4]))
+                    .maxSteps(Long.parseLong(args[5])).maxVirtualMillis(dev.deja.sim.SimulationSettings.UNLIMITED_VIRTUAL_MILLIS)
+                    .stop(dev.deja.sim.SimulationSettings.Stop.AT_LIMIT).build(), trace);
         }
         Path script = Path.of(args[1]);
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;

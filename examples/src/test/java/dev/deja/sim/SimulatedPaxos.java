@@ -1,6 +1,7 @@
 package dev.deja.sim;
 
-import dev.deja.examples.paxos.PaxosClient;
+import dev.deja.examples.ExampleSimulation;
+import dev.deja.examples.paxos.PaxosExample;
 import dev.deja.examples.paxos.PaxosNode;
 import dev.deja.node.Node;
 import dev.deja.node.NodeId;
@@ -38,12 +39,7 @@ final class SimulatedPaxos {
 
     /** {@code nodes} Paxos processes and the client, with the given bug (or none) and faults. */
     static SimulationSettings.Builder settings(int nodes, long seed, Optional<String> bug) {
-        SimulationSettings.Builder builder = SimulationSettings.builder().seed(seed)
-                .driver(new NodeId("client"), PaxosClient.class.getName());
-        for (int i = 1; i <= nodes; i++) {
-            builder.node(new NodeId("n" + i), PaxosNode.class.getName(), bug.map(b -> Map.of("bug", b)).orElse(Map.of()));
-        }
-        return builder;
+        return ExampleSimulation.settings(new PaxosExample(), nodes, bug).seed(seed);
     }
 
     /**
