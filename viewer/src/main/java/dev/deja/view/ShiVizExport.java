@@ -1,8 +1,6 @@
 package dev.deja.view;
 
-import dev.deja.trace.Event;
-import dev.deja.trace.EventJson;
-import dev.deja.trace.TraceEvent;
+import dev.deja.view.internal.EventText;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -83,7 +81,7 @@ public final class ShiVizExport {
             if (type == EventType.SEND) {
                 atSend.put(position, clock.clone());
             }
-            out.write(describe(model, position));
+            out.write(EventText.describe(model, position));
             out.write(" [position " + position + ", lamport " + model.lamport(position) + "]\n");
             out.write(model.nodes().get(lane).value());
             out.write(' ');
@@ -103,29 +101,5 @@ public final class ShiVizExport {
             }
         }
         return text.append('}').toString();
-    }
-
-    /** One line saying what happened, with the message content when the trace has it. */
-    static String describe(TraceModel model, int position) {
-        TraceEvent entry = model.entry(position);
-        String content = model.content(position);
-        return switch (entry.event()) {
-            case Event.Start start -> "start " + simpleName(start.nodeClass()) + " (incarnation " + entry.incarnation() + ")";
-            case Event.Receive receive -> "receive " + receive.message().simpleType() + " from " + receive.from()
-                    + " (msg " + EventJson.messageId(receive.messageId()) + ") " + content;
-            case Event.Send send -> "send " + simpleName(send.messageType()) + " to " + send.to() + " (msg "
-                    + EventJson.messageId(send.messageId()) + ")" + (content.isEmpty()
-                    ? (model.peerLane(position) >= 0 ? " never received" : "") : " " + content);
-            case Event.TimerFired timer -> "timer " + timer.timerId() + " " + content;
-            case Event.Crash crash -> "crash: incarnation " + crash.crashedIncarnation() + " ended without a clean shutdown";
-            case Event.ClockRead clock -> "clock " + clock.millis() + " ms";
-            case Event.RandomDraw random -> "random " + random.value();
-            case Event.StorageRead read -> "storage-read " + read.key() + " = "
-                    + (read.value() == null ? "(absent)" : read.value().length + " bytes");
-        };
-    }
-
-    private static String simpleName(String className) {
-        return className.substring(Math.max(className.lastIndexOf('.'), className.lastIndexOf('$')) + 1);
     }
 }

@@ -4,8 +4,10 @@ import dev.deja.check.CheckReport;
 import dev.deja.check.Violation;
 import dev.deja.view.internal.FxToolkit;
 import dev.deja.view.internal.PictureRenderer;
+import dev.deja.view.internal.ViewerWindow;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * The viewer's entry points for the command line: pictures without a window, reports checked against their
@@ -53,5 +55,24 @@ public final class Viewer {
             }
         }
         return read.violations();
+    }
+
+    /**
+     * Opens the viewer window on {@code model} and returns when it is closed. Needs a display: the toolkit is
+     * started on the desktop unless it already runs (headless, in tests, it still opens, off screen).
+     */
+    public static void openWindow(TraceModel model, WindowSettings settings) {
+        FxToolkit.start(FxToolkit.Mode.DISPLAY);
+        CountDownLatch closed = new CountDownLatch(1);
+        FxToolkit.call(() -> {
+            ViewerWindow window = ViewerWindow.show(model, settings);
+            window.stage().addEventHandler(javafx.stage.WindowEvent.WINDOW_HIDDEN, event -> closed.countDown());
+            return window;
+        });
+        try {
+            closed.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
