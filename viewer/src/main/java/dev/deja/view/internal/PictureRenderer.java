@@ -54,7 +54,10 @@ public final class PictureRenderer {
         String title = null;
         if (withTitle) {
             int to = Math.min(settings.toPosition(), model.size() - 1);
-            title = String.format(Locale.ROOT, "%s   positions %d..%d of %d%s", model.name(), settings.fromPosition(), to,
+            // The trace directory's own name: the picture of a trace is the same wherever the trace lies.
+            Path name = Path.of(model.name()).getFileName();
+            title = String.format(Locale.ROOT, "%s   positions %d..%d of %d%s", name == null ? model.name() : name,
+                    settings.fromPosition(), to,
                     model.size(), settings.filter().isAll() ? "" : "   (filtered)");
         }
         return new GraphFrame(model, arcs, shown, rowOfLane, selected, cone, settings.violations(), settings::isDark,
