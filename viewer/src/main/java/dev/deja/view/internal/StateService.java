@@ -58,6 +58,7 @@ final class StateService implements AutoCloseable {
     private final Trace trace;
     private final TraceModel model;
     private final ClassLoader classLoader;
+    private final int window;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
         Thread thread = new Thread(r, "deja-view-state");
         thread.setDaemon(true);
@@ -77,9 +78,15 @@ final class StateService implements AutoCloseable {
     private long replaysStarted;
 
     StateService(Trace trace, TraceModel model, ClassLoader classLoader) {
+        this(trace, model, classLoader, WINDOW);
+    }
+
+    /** With {@code window} positions of states remembered behind each request (tests use a small one). */
+    StateService(Trace trace, TraceModel model, ClassLoader classLoader, int window) {
         this.trace = trace;
         this.model = model;
         this.classLoader = classLoader;
+        this.window = window;
     }
 
     /** How many replays from the start were needed so far (for tests and the status line). */
@@ -134,6 +141,9 @@ final class StateService implements AutoCloseable {
     }
 
     private NodeState compute(int position) {
+        if (position < 0 || position >= model.size()) {
+            throw new IllegalArgumentException("position " + position + " is outside the trace (0.." + (model.size() - 1) + ")");
+        }
         long start = System.nanoTime();
         int handler = handlerOf(position);
         if (handler < 0) {
@@ -146,7 +156,7 @@ final class StateService implements AutoCloseable {
         long reached = -1;
         String failure = null;
         if (!fromCache) {
-            ReplayRun current = replayTo(previous >= 0 ? previous : handler, handler);
+            ReplayRun current = replayTo(previous, handler);
             reached = current.processed();
             failure = current.failureMessage();
         }
@@ -167,23 +177,31 @@ final class StateService implements AutoCloseable {
                 before == NOT_RUNNING ? null : before, fromCache, reached, Duration.ofNanos(System.nanoTime() - start), problem);
     }
 
-    /** Makes the replay process {@code target}, keeping states from {@code WINDOW} before {@code first}. */
-    private ReplayRun replayTo(int first, int target) {
+    /**
+     * Makes the replay render the states at {@code previous} (if not -1) and {@code handler}, whichever are not
+     * remembered: the paused replay runs on if it has not passed them, else a new replay starts from the
+     * beginning. States from {@code window} positions before the earliest missing one are kept.
+     */
+    private ReplayRun replayTo(int previous, int handler) {
+        int firstMissing = previous >= 0 && cached(previous) == null ? previous : handler;
         ReplayRun current;
         synchronized (this) {
-            if (run == null || run.processed() >= first || run.hasEnded()) {
+            boolean passed = run == null || run.hasEnded()
+                    || (previous >= 0 && cached(previous) == null && run.processed() >= previous)
+                    || (cached(handler) == null && run.processed() >= handler);
+            if (passed) {
                 if (run != null) {
                     run.abort();
                 }
                 replaysStarted++;
-                run = new ReplayRun(Math.max(0, first - WINDOW));
+                run = new ReplayRun(Math.max(0, firstMissing - window));
                 run.start();
             } else {
-                run.keepFrom(Math.max(0, first - WINDOW));
+                run.keepFrom(Math.max(0, firstMissing - window));
             }
             current = run;
         }
-        current.runTo(target);
+        current.runTo(handler);
         return current;
     }
 
