@@ -213,6 +213,10 @@ final class GraphPainter {
     private static void arcs(GraphicsContext g, GraphLayout layout, GraphFrame frame, int from, int to) {
         TraceModel model = frame.model();
         boolean coarse = layout.pixelsPerEvent < 1;
+        // Zoomed out, arc ends snap to a grid of a few pixels and arcs that then coincide are drawn once: the
+        // picture looks the same at that scale, and the rasterizer's work stays bounded by the pixels, not by
+        // the number of messages in view.
+        double grid = snapGrid(layout.pixelsPerEvent);
         LongSet drawn = coarse ? new LongSet() : null;
         double ppe = layout.pixelsPerEvent;
         double width = coarse ? 1 : 1.3;
@@ -231,8 +235,8 @@ final class GraphPainter {
                 return;
             }
             if (coarse) {
-                long key = ((long) (int) layout.x(send >= 0 ? send : receive) & 0xFFFFF) << 44
-                        | ((long) (int) layout.x(receive >= 0 ? receive : send) & 0xFFFFF) << 24
+                long key = ((long) (snap(layout.x(send >= 0 ? send : receive), grid) / grid) & 0xFFFFF) << 44
+                        | ((long) (snap(layout.x(receive >= 0 ? receive : send), grid) / grid) & 0xFFFFF) << 24
                         | ((long) (send >= 0 ? model.laneOf(send) : 0xFFF) & 0xFFF) << 12
                         | ((long) (receive >= 0 ? model.laneOf(receive) : 0xFFF) & 0xFFF);
                 if (!drawn.add(key)) {
@@ -243,8 +247,8 @@ final class GraphPainter {
             double alpha = lit ? 1 : DIMMED_ALPHA;
             Color color = Palette.message(model.messageType(end));
             if (send >= 0 && receive >= 0) {
-                double x1 = layout.x(send);
-                double x2 = layout.x(receive);
+                double x1 = coarse ? snap(layout.x(send), grid) : layout.x(send);
+                double x2 = coarse ? snap(layout.x(receive), grid) : layout.x(receive);
                 PathBatches.Path path = batches.stroke(color, alpha, width, false);
                 if (sendY == receiveY) {
                     // A message to itself: a loop over the lane.
@@ -276,6 +280,16 @@ final class GraphPainter {
             }
         });
         batches.draw(g);
+    }
+
+    /** The grid arc ends snap to at this zoom: 1 pixel down to a tenth of a pixel per position, then 2, then 4. */
+    static double snapGrid(double pixelsPerEvent) {
+        return pixelsPerEvent >= 0.1 ? 1 : pixelsPerEvent >= 0.02 ? 2 : 4;
+    }
+
+    /** {@code x} moved to the middle of its grid cell. */
+    private static double snap(double x, double grid) {
+        return Math.floor(x / grid) * grid + grid / 2;
     }
 
     private static void outsideStub(PathBatches batches, Color color, double alpha, double x1, double y1, double x2,
@@ -330,6 +344,16 @@ final class GraphPainter {
                 lastColumn[lane] = column;
             }
             double alpha = frame.isLit(position) ? 1 : DIMMED_ALPHA;
+            if (coarse && type != EventType.CRASH) {
+                // Zoomed out, a mark is a short tick in its colour: shapes would only blur into each other.
+                Color color = switch (type) {
+                    case RECEIVE, SEND -> Palette.message(model.messageType(position));
+                    case TIMER -> Palette.TIMER;
+                    default -> Palette.START;
+                };
+                batches.fill(color, alpha).rect(Math.floor(x), y - 3, 1, 6);
+                continue;
+            }
             switch (type) {
                 case RECEIVE -> batches.fill(Palette.message(model.messageType(position)), alpha).circle(x, y, r + 0.5);
                 case SEND -> batches.fill(Palette.message(model.messageType(position)), alpha).circle(x, y, r * 0.6);
