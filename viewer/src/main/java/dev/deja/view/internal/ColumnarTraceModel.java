@@ -21,7 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** A {@link TraceModel} in primitive columns, one array per field, indexed by position. Immutable. */
-public final class ColumnarTraceModel implements TraceModel {
+final class ColumnarTraceModel implements TraceModel {
     /** The columns, as the builder fills them. */
     static final class Columns {
         String name;
@@ -181,7 +181,7 @@ public final class ColumnarTraceModel implements TraceModel {
     }
 
     /** For a send its first arc (its other arcs follow), for a receive its arc; -1 otherwise. */
-    public int arcOf(int position) {
+    int arcOf(int position) {
         return c.arcOf[position];
     }
 

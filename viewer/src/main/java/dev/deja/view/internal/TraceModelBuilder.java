@@ -2,7 +2,6 @@ package dev.deja.view.internal;
 
 import dev.deja.node.NodeId;
 import dev.deja.trace.Event;
-import dev.deja.trace.Payload;
 import dev.deja.trace.TraceEvent;
 import dev.deja.view.EventType;
 import java.util.ArrayList;

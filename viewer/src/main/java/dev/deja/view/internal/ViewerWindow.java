@@ -14,7 +14,6 @@ import dev.deja.view.TraceModel;
 import dev.deja.view.WindowSettings;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -45,6 +44,7 @@ import javafx.scene.input.ScrollEvent;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.Pane;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
 import javafx.stage.WindowEvent;
@@ -167,14 +167,17 @@ public final class ViewerWindow {
 
         eventHeader.setId("event-header");
         eventHeader.setWrapText(true);
+        eventHeader.setMinHeight(Region.USE_PREF_SIZE);
         eventTree.setId("event-tree");
         eventTree.setShowRoot(false);
         stateStatus.setId("state-status");
         stateStatus.setWrapText(true);
+        stateStatus.setMinHeight(Region.USE_PREF_SIZE);
         stateTree.setId("state-tree");
         stateTree.setCellFactory(view -> new DiffCell());
         tablesStatus.setId("tables-status");
         tablesStatus.setWrapText(true);
+        tablesStatus.setMinHeight(Region.USE_PREF_SIZE);
         tablesTree.setId("tables-tree");
         tablesTree.setShowRoot(false);
         tablesTree.setCellFactory(view -> new DiffCell());
@@ -241,10 +244,7 @@ public final class ViewerWindow {
         Button apply = button("filter-apply", "Filter", "Apply the filter fields", this::filterFromFields);
         Button zoomIn = button("zoom-in", "+", "Zoom in (+)", () -> zoom(1.5, Double.NaN));
         Button zoomOut = button("zoom-out", "−", "Zoom out (-)", () -> zoom(1 / 1.5, Double.NaN));
-        nodesField.setText(String.join(",", settings.filter().nodes().stream().map(NodeId::value).sorted().toList()));
-        typesField.setText(String.join(",", settings.filter().messageTypes().stream().sorted().toList()));
-        searchField.setText(settings.filter().text());
-        hideTimers.setSelected(settings.filter().timers() == EventFilter.Timers.HIDE);
+        showFilter(settings.filter());
         return new ToolBar(previousNode, nextNode, previousTrace, nextTrace, message, new Separator(), jumpField, go,
                 coneToggle, new Separator(), zoomOut, zoomIn, new Separator(), nodesField, typesField, searchField,
                 hideTimers, apply);
@@ -344,10 +344,18 @@ public final class ViewerWindow {
         repaint();
     }
 
-    /** Shows only what {@code value} lets through. */
+    /** Shows only what {@code value} lets through (the filter fields show it too). */
     public void setFilter(EventFilter value) {
         applyFilter(value);
+        showFilter(value);
         repaint();
+    }
+
+    private void showFilter(EventFilter value) {
+        nodesField.setText(String.join(",", value.nodes().stream().map(NodeId::value).sorted().toList()));
+        typesField.setText(String.join(",", value.messageTypes().stream().sorted().toList()));
+        searchField.setText(value.text());
+        hideTimers.setSelected(value.timers() == EventFilter.Timers.HIDE);
     }
 
     private void applyFilter(EventFilter value) {
@@ -634,8 +642,7 @@ public final class ViewerWindow {
         if (json.isObject() || json.isArray()) {
             TreeItem<String> item = new TreeItem<>(name + (json.isArray() ? " [" + json.size() + "]" : ""));
             if (json.isObject()) {
-                for (Iterator<Map.Entry<String, JsonNode>> fields = json.fields(); fields.hasNext(); ) {
-                    Map.Entry<String, JsonNode> field = fields.next();
+                for (Map.Entry<String, JsonNode> field : json.properties()) {
                     item.getChildren().add(jsonItem(field.getKey(), field.getValue()));
                 }
             } else {

@@ -65,7 +65,7 @@ class ShiVizExportTest {
             end = matcher.end() + 1;
             Map<String, Integer> clock = new HashMap<>();
             JsonNode parsed = json.readTree(matcher.group("clock"));
-            parsed.fields().forEachRemaining(field -> clock.put(field.getKey(), field.getValue().intValue()));
+            parsed.properties().forEach(field -> clock.put(field.getKey(), field.getValue().intValue()));
             events.add(new Logged(Integer.parseInt(matcher.group("position")), matcher.group("host"), clock));
         }
         assertThat(end).isEqualTo(head[2].length());

@@ -215,6 +215,56 @@ class ViewerWindowIT {
     }
 
     @Test
+    void filterFields_withAType_makeSteppingVisitOnlyThatTypesMessages() throws Exception {
+        open(OptionalInt.of(0), List.of());
+        robot.clickOn("#filter-types").write("Begin");
+        robot.clickOn("#filter-apply");
+        for (int step = 0; step < 4; step++) {
+            robot.clickOn("#next-trace");
+            WaitForAsyncUtils.waitForFxEvents();
+            int selected = on(window::selected);
+            assertThat(model.messageType(selected)).as("step %d selected %d", step, selected).isGreaterThanOrEqualTo(0);
+            assertThat(model.messageTypes().get(model.messageType(selected))).endsWith(".Begin");
+        }
+    }
+
+    @Test
+    void coneButton_dimsEventsOutsideTheSelectedEventsCone() throws Exception {
+        int begin = acceptingBegin();
+        open(OptionalInt.of(begin), List.of());
+        WaitForAsyncUtils.waitForFxEvents();
+        dev.deja.view.Cone cone = model.cone(begin);
+        GraphLayout layout = on(window::layout);
+        int outside = -1;
+        for (int position = Math.max(0, layout.firstVisible()); position < Math.min(model.size(), layout.lastVisible()); position++) {
+            if (model.type(position) == EventType.RECEIVE && !cone.contains(position)) {
+                outside = position;
+                break;
+            }
+        }
+        assertThat(outside).as("a receive outside the cone in view").isGreaterThanOrEqualTo(0);
+        // Inside the mark, above the lane line (which is not dimmed).
+        double x = layout.x(outside);
+        double y = layout.laneY(model.laneOf(outside)) - 3;
+        int before = pixel(x, y);
+        robot.clickOn("#cone");
+        WaitForAsyncUtils.waitForFxEvents();
+        int after = pixel(x, y);
+        assertThat(brightness(before)).as("a full-strength mark").isLessThan(200);
+        assertThat(brightness(after)).as("the same mark dimmed").isGreaterThan(215);
+        assertThat(brightness(pixel(layout.x(begin), layout.laneY(model.laneOf(begin)) - 3))).as("the origin stays")
+                .isLessThan(200);
+    }
+
+    private int pixel(double x, double y) {
+        return on(() -> window.canvas().snapshot(null, null).getPixelReader().getArgb((int) x, (int) y));
+    }
+
+    private static int brightness(int argb) {
+        return (((argb >> 16) & 0xFF) + ((argb >> 8) & 0xFF) + (argb & 0xFF)) / 3;
+    }
+
+    @Test
     void tables_ofACheckedTrace_showTheNodesRowsAndTheirChanges() throws Exception {
         int begin = acceptingBegin();
         int previous = model.previousOnLane(begin);
