@@ -55,12 +55,21 @@ public final class ViewerBench {
             throw new IllegalArgumentException("no trace at " + trace + "; make one with: ViewerBench make " + trace + " 400000");
         }
         TraceModel model = null;
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         for (int round = 1; round <= rounds; round++) {
+            model = null;
+            System.gc();
+            long heapBefore = usedHeap();
             long start = System.nanoTime();
+            long cpuStart = threads.getCurrentThreadCpuTime();
             model = TraceModel.open(trace);
             long openNanos = System.nanoTime() - start;
-            System.out.printf(Locale.ROOT, "round %d: opened %d entries (%d arcs) in %.2f s (%.0f entries/s)%n", round,
-                    model.size(), model.arcCount(), openNanos / 1e9, model.size() / (openNanos / 1e9));
+            long cpuNanos = threads.getCurrentThreadCpuTime() - cpuStart;
+            System.gc();
+            long heap = usedHeap() - heapBefore;
+            System.out.printf(Locale.ROOT, "round %d: opened %d entries (%d arcs) in %.2f s (%.0f entries/s; %.2f s of CPU),"
+                            + " model %.0f MB (%.0f bytes an entry)%n", round, model.size(), model.arcCount(), openNanos / 1e9,
+                    model.size() / (openNanos / 1e9), cpuNanos / 1e9, heap / 1e6, (double) heap / model.size());
         }
         // A window 1600 pixels wide pans across a 100,000-position stretch in the middle of the trace, in 40 steps,
         // at several zooms. A frame is the paint (canvas commands) plus the snapshot that rasterizes them, which
@@ -94,6 +103,11 @@ public final class ViewerBench {
                     + " (worst %.1f), over 40 frames panning across %d positions%n", visible, mean(paint), worst(paint),
                     mean(sum(paint, snapshot)), worst(sum(paint, snapshot)), stretch);
         }
+    }
+
+    private static long usedHeap() {
+        Runtime runtime = Runtime.getRuntime();
+        return runtime.totalMemory() - runtime.freeMemory();
     }
 
     private static long[] sum(long[] a, long[] b) {
