@@ -81,12 +81,14 @@ public final class ViewerBench {
             visible = Math.min(visible, model.size());
             long[] paint = new long[40];
             long[] snapshot = new long[40];
+            long[] cpu = new long[40];
             for (int frame = 0; frame < 40; frame++) {
                 int first = base + (int) ((long) (stretch - Math.min(stretch, visible)) * frame / 39);
                 PictureSettings settings = PictureSettings.builder(model.size()).range(first, first + visible - 1)
                         .widthPixels(1600).build();
                 GraphFrame content = PictureRenderer.frame(model, arcs, settings, false);
                 int last = Math.min(model.size() - 1, first + visible - 1);
+                long cpuStart = processCpuNanos();
                 long[] times = FxToolkit.call(() -> {
                     long start = System.nanoTime();
                     GraphLayout layout = GraphPainter.windowLayout(content, 1600, 360, first, 1600.0 / (last - first + 1));
@@ -98,11 +100,18 @@ public final class ViewerBench {
                 });
                 paint[frame] = times[0];
                 snapshot[frame] = times[1];
+                cpu[frame] = processCpuNanos() - cpuStart;
             }
             System.out.printf(Locale.ROOT, "%7d positions in view: paint mean %.1f ms (worst %.1f), paint + rasterize mean %.1f ms"
-                    + " (worst %.1f), over 40 frames panning across %d positions%n", visible, mean(paint), worst(paint),
-                    mean(sum(paint, snapshot)), worst(sum(paint, snapshot)), stretch);
+                    + " (worst %.1f; %.1f ms of CPU), over 40 frames panning across %d positions%n", visible, mean(paint),
+                    worst(paint), mean(sum(paint, snapshot)), worst(sum(paint, snapshot)), mean(cpu), stretch);
         }
+    }
+
+    /** CPU time of the whole process (all threads: the JavaFX thread, the renderer, the collector). */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     private static long usedHeap() {
