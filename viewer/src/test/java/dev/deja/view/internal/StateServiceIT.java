@@ -84,11 +84,11 @@ class StateServiceIT {
             assertThat(service.replaysStarted()).isEqualTo(2);
             assertThat(far.after()).isEqualTo(expected.get(far.handler()));
 
-            // The paused replay runs on ahead after answering: a little further is then in memory.
+            // A little further on is reached by the same replay (it runs on ahead after answering; whether it got
+            // there before the request is a matter of timing, so only the count of replays is checked).
             int ahead = last - 3 * window + window / 2;
             StateService.NodeState forward = state(service, ahead);
             assertThat(forward.after()).isEqualTo(expected.get(forward.handler()));
-            assertThat(forward.fromCache()).isTrue();
             assertThat(service.replaysStarted()).as("forward from the paused replay").isEqualTo(2);
         }
     }
