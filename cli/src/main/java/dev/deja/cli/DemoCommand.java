@@ -6,7 +6,7 @@ import dev.deja.examples.ExampleDeployment;
 import dev.deja.examples.paxos.PaxosExample;
 import dev.deja.main.DejaCli;
 import dev.deja.runtime.Deployment;
-import java.awt.GraphicsEnvironment;
+import dev.deja.view.Viewer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -128,7 +128,9 @@ public final class DemoCommand implements Callable<Integer> {
                     + " AND (valid_to IS NULL OR valid_to > " + position + ")\"");
             return 0;
         }
-        if (png || GraphicsEnvironment.isHeadless() || System.getenv("DISPLAY") == null) {
+        // Not GraphicsEnvironment.isHeadless(): the launcher runs every JVM with java.awt.headless=true, and the
+        // viewer is JavaFX, which needs only a display.
+        if (png || !Viewer.displayAvailable()) {
             Path picture = out.resolve("first-violation.png");
             List<String> args = new ArrayList<>(List.of("view", trace.toString(), "--report", report.toString(),
                     "--png", picture.toString(), "--from", Long.toString(Math.max(0, position - 60)),
