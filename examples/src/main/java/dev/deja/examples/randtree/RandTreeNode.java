@@ -31,8 +31,8 @@ import java.util.TreeSet;
 /**
  * A node of RandTree, the random degree-bounded overlay tree of Mace (MaceMC, NSDI'07; CrystalBall, NSDI'09).
  *
- * <p><b>Joining.</b> The bootstrap node (by default the middle one of the sorted cluster) joins itself and is
- * the first root. Every other node waits a random moment and sends {@link Join} to the bootstrap. A member
+ * <p><b>Joining.</b> The bootstrap node (by default the smallest id, the most eligible root) joins itself and
+ * is the first root. Every other node waits a random moment and sends {@link Join} to the bootstrap. A member
  * that is not the root redirects the request to its root; the root takes the joiner as a child if it has room,
  * and otherwise forwards the request to a random child, which does the same, so the joiner lands at a random
  * place with room. A joiner with a smaller id than the root is more eligible: the root tells it to be the root
@@ -236,8 +236,7 @@ public final class RandTreeNode implements Node {
         List<NodeId> all = new ArrayList<>(peers);
         all.add(self);
         all.sort(null);
-        bootstrap = env.args().containsKey("bootstrap") ? new NodeId(env.args().get("bootstrap"))
-                : all.get(all.size() / 2);
+        bootstrap = env.args().containsKey("bootstrap") ? new NodeId(env.args().get("bootstrap")) : all.getFirst();
         root = self;
 
         // Mace's joinOverlay: a node with no one to join joins itself; the bug is to schedule the recovery
@@ -598,7 +597,7 @@ public final class RandTreeNode implements Node {
             if (smallest.equals(self)) {
                 promote(env);
             } else {
-                detachAndJoin(env, smallest);
+                joinWithSubtree(env, smallest);
             }
         } else {
             detachAndJoin(env, root);
@@ -616,6 +615,22 @@ public final class RandTreeNode implements Node {
         for (NodeId child : children) {
             env.send(child, new NewRoot(self));
         }
+    }
+
+    /**
+     * After the root failed, a child that is not the smallest joins the smallest one, its sibling, directly and
+     * keeps its subtree (as Mace's RandTree): the sibling's tree and this subtree are disjoint. Until it is
+     * placed, this node is the root its subtree hears of.
+     */
+    private void joinWithSubtree(Env env, NodeId sibling) {
+        state = JoinState.JOINING;
+        givingUpRoot = false;
+        parent = null;
+        root = self;
+        siblings.clear();
+        joinTarget = sibling;
+        joinTries = 0;
+        sendJoin(env);
     }
 
     /**
