@@ -45,13 +45,14 @@ import java.util.TreeSet;
  *
  * <p><b>Recovery.</b> Every node runs a recurring recovery timer from its start. On each tick it sends a
  * {@link Heartbeat} to its parent and an {@link UpdateSiblings} to each child, drops children it has not heard
- * from for {@value #CHILD_TIMEOUT_MILLIS} ms, and probes one peer outside its neighbourhood so that separate
- * trees find each other and merge under the smallest root. A node that has not heard from its parent for
- * {@value #PARENT_TIMEOUT_MILLIS} ms has lost it: if the parent was the root, the smallest of the lost root's children (by the node's
- * sibling list) becomes the root, keeping its subtree, and the others join it; otherwise the node joins again
- * through the root. A node that joins again first tells its children to rejoin ({@link Rejoin}) and waits
- * until they have left (or must have noticed it is gone), so that it can never be placed under its own
- * descendant. A node that restarts after a crash has lost all its state and joins again.
+ * from for {@value #CHILD_TIMEOUT_MILLIS} ms, and now and then probes one peer outside its neighbourhood so that
+ * separate trees find each other and the one with the larger root joins the other. A node that has not heard
+ * from its parent for {@value #PARENT_TIMEOUT_MILLIS} ms has lost it. If the parent was the root, the smallest of
+ * the root's children (by the node's sibling list) becomes the root and the others join it directly, each with
+ * its subtree. Otherwise the node joins again through the root, after telling its children to rejoin
+ * ({@link Rejoin}) and waiting until they have left (or must have noticed it is gone), so that it can never be
+ * placed under one of its own descendants. A node that restarts after a crash has lost all its state and joins
+ * again; its old parent keeps it as a child until the child timeout.
  *
  * <p><b>Bugs</b> ({@code bug} argument), each one of the RandTree inconsistencies CrystalBall describes
  * (section 1.2 and 5.2.1):
