@@ -105,7 +105,7 @@ class RandTreeCheckIT {
         Violation first = found.getFirst();
         System.out.printf("RandTreeCheckIT: %s caught by %s at %s, aux %s%n", bug, bug.predicate(), first.event(),
                 first.aux());
-        assertThat(first.kind()).isEqualTo(Violation.Kind.ALWAYS);
+        assertThat(first.kind()).as(run.command()).isEqualTo(Violation.Kind.ALWAYS);
         assertThat(first.event().type()).as(run.command()).isEqualTo(bug.eventType());
         assertThat(first.event().messageType()).as(run.command()).isEqualTo(bug.messageType());
         assertThat(first.event().position()).as("the oracle's first %s; %s", bug.property(), run.command())
@@ -123,12 +123,13 @@ class RandTreeCheckIT {
             assertThat(report.violations().stream().filter(v -> v.kind() == Violation.Kind.ALWAYS))
                     .as("safety violations; reproduce: %s", reproduce).isEmpty();
             assertThat(report.violations()).as(reproduce).allSatisfy(span -> {
-                assertThat(span.status()).isEqualTo(Violation.Status.VIOLATED);
-                assertThat(span.predicate()).isEqualTo("one_root");
+                assertThat(span.status()).as(reproduce).isEqualTo(Violation.Status.VIOLATED);
+                assertThat(span.predicate()).as(reproduce).isEqualTo("one_root");
                 assertThat(span.endPosition().isPresent() || (Long) span.auxAtEnd().get("stable_ms") < SETTLED_MILLIS)
-                        .as("span %s is closed or the tree was still unsettled at the end", span).isTrue();
+                        .as("span %s is closed or the tree was still unsettled at the end; %s", span, reproduce)
+                        .isTrue();
             });
-            assertThat(report.eventsChecked()).isGreaterThan(500);
+            assertThat(report.eventsChecked()).as(reproduce).isGreaterThan(500);
         }
     }
 

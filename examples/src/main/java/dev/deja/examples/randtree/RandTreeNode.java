@@ -242,7 +242,7 @@ public final class RandTreeNode implements Node {
 
         // Mace's joinOverlay: a node with no one to join joins itself; the bug is to schedule the recovery
         // timer only when there are peers to join.
-        boolean joinsItself = env.incarnation() == 1 && (self.equals(bootstrap) || peers.isEmpty());
+        boolean joinsItself = peers.isEmpty() || (env.incarnation() == 1 && self.equals(bootstrap));
         if (!(joinsItself && bug == Bug.NO_RECOVERY_TIMER)) {
             scheduleRecovery(env);
         }
