@@ -16,13 +16,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A real loopback deployment of RandTree with the {@code root-keeps-siblings} bug: six processes, the first root
- * n1 killed with {@code kill -9} once the tree stands, so that its smallest child promotes itself and (with the
- * bug) keeps its sibling; scripts/randtree.py finds it in the recorded trace. Deployments are not deterministic
- * (n1 needs two children when it dies), so a run that does not show the bug is retried, at most three times.
+ * n1 killed with {@code kill -9} once the tree stands (and restarted a second later, with time left to rejoin
+ * before the deployment ends), so that its smallest child promotes itself and (with the bug) keeps its sibling;
+ * scripts/randtree.py finds it in the recorded trace. Deployments are not deterministic (n1 needs two children
+ * when it dies, and a loaded machine starts the processes late), so a run that does not show the bug is retried,
+ * at most three times.
  */
 class RandTreeDeploymentIT {
-    private static final String COMMAND = "./deja deploy randtree --bug root-keeps-siblings --kill n1@1500ms"
-            + " --restart n1@3s --duration 4s --record t && ./deja check t scripts/randtree.py";
+    private static final String COMMAND = "./deja deploy randtree --bug root-keeps-siblings --kill n1@2500ms"
+            + " --restart n1@3500ms --duration 7s --record t && ./deja check t scripts/randtree.py";
     private static final int ATTEMPTS = 3;
 
     @TempDir
@@ -34,8 +36,8 @@ class RandTreeDeploymentIT {
         for (int attempt = 1; attempt <= ATTEMPTS && found.isEmpty(); attempt++) {
             Path trace = temporary.resolve("trace-" + attempt);
             Deployment.Plan plan = ExampleDeployment.builder(ExampleRuns.example("randtree")).bug("root-keeps-siblings")
-                    .duration(Duration.ofSeconds(4)).kill(new NodeId("n1"), Duration.ofMillis(1500))
-                    .restart(new NodeId("n1"), Duration.ofSeconds(3)).record(trace)
+                    .duration(Duration.ofSeconds(7)).kill(new NodeId("n1"), Duration.ofMillis(2500))
+                    .restart(new NodeId("n1"), Duration.ofMillis(3500)).record(trace)
                     .workDirectory(temporary.resolve("work-" + attempt)).command(COMMAND).build().plan();
             new Deployment(plan, System.out).run();
             CheckReport report = ExampleRuns.check(trace, "randtree");

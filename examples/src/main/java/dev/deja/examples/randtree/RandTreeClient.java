@@ -17,7 +17,7 @@ import java.util.TreeMap;
  */
 public final class RandTreeClient implements WorkloadDriver {
     static final long POLL_INTERVAL_MILLIS = 200;
-    static final long STABLE_MILLIS = 2000;
+    static final long STABLE_MILLIS = 3000;
     private static final String POLL_TAG = "poll";
 
     private final Map<NodeId, Status> statuses = new TreeMap<>();

@@ -48,7 +48,7 @@ class RandTreeNodeTest {
                 RandTreeClient client = new RandTreeClient();
                 SimCluster cluster = cluster(seed, CALM).client("client", () -> client);
                 cluster.start(Map.of("maxChildren", Integer.toString(maxChildren)));
-                cluster.run(4_000, 1_000_000);
+                cluster.run(6_000, 1_000_000);
                 Map<NodeId, TreeViews.View> views = views(cluster);
                 String context = reproduce("tree_withoutFaults_isOneConsistentTreeUnderTheSmallestNode", seed)
                         + ", maxChildren " + maxChildren + ": " + TreeViews.describe(views);
