@@ -29,6 +29,11 @@ public final class RandTreeExample implements Example {
     }
 
     @Override
+    public Map<String, String> arguments() {
+        return RandTreeNode.ARGUMENTS;
+    }
+
+    @Override
     public int defaultNodes() {
         return 6;
     }

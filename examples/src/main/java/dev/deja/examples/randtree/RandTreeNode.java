@@ -72,6 +72,9 @@ public final class RandTreeNode implements Node {
     /** The bugs this node understands, name to description, in CLI order. */
     static final Map<String, String> BUGS = bugs();
 
+    /** The node arguments besides {@code bug}, as {@code KEY=FORM} to description. */
+    static final Map<String, String> ARGUMENTS = arguments();
+
     /** Where a node is in joining the tree. */
     public enum JoinState {
         /** Started, waiting for its moment to join. */
@@ -165,6 +168,14 @@ public final class RandTreeNode implements Node {
     public RandTreeNode() {
     }
 
+    private static Map<String, String> arguments() {
+        Map<String, String> arguments = new LinkedHashMap<>();
+        arguments.put("maxChildren=N", "most children a node takes (default " + DEFAULT_MAX_CHILDREN + ")");
+        arguments.put("bootstrap=NODE", "the node that joins itself first and that the others join through "
+                + "(default: the smallest id)");
+        return Collections.unmodifiableMap(arguments);
+    }
+
     private static Map<String, String> bugs() {
         Map<String, String> bugs = new LinkedHashMap<>();
         bugs.put("sibling-not-removed", "UpdateSiblings installs new siblings without removing them from the children "
@@ -230,14 +241,24 @@ public final class RandTreeNode implements Node {
         List<NodeId> sorted = new ArrayList<>(env.peers());
         sorted.sort(null);
         peers = List.copyOf(sorted);
-        maxChildren = Integer.parseInt(env.args().getOrDefault("maxChildren", Integer.toString(DEFAULT_MAX_CHILDREN)));
+        String fanOut = env.args().getOrDefault("maxChildren", Integer.toString(DEFAULT_MAX_CHILDREN));
+        try {
+            maxChildren = Integer.parseInt(fanOut);
+        } catch (NumberFormatException e) {
+            maxChildren = 0;
+        }
         if (maxChildren < 1) {
-            throw new IllegalArgumentException("maxChildren must be at least 1, was " + maxChildren);
+            throw new IllegalArgumentException("node " + self + ": maxChildren must be a positive integer, was '"
+                    + fanOut + "'");
         }
         List<NodeId> all = new ArrayList<>(peers);
         all.add(self);
         all.sort(null);
-        bootstrap = env.args().containsKey("bootstrap") ? new NodeId(env.args().get("bootstrap")) : all.getFirst();
+        bootstrap = env.args().containsKey("bootstrap") ? NodeId.of(env.args().get("bootstrap")) : all.getFirst();
+        if (!all.contains(bootstrap)) {
+            throw new IllegalArgumentException("node " + self + ": bootstrap " + bootstrap + " is not in the cluster "
+                    + all);
+        }
         root = self;
 
         // Mace's joinOverlay: a node with no one to join joins itself; the bug is to schedule the recovery

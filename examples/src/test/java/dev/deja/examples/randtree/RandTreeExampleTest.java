@@ -25,6 +25,7 @@ class RandTreeExampleTest {
         assertThat(example.nodeClass()).isEqualTo(RandTreeNode.class);
         assertThat(example.driverClass()).contains(RandTreeClient.class);
         assertThat(example.nodeArgs(Optional.of("no-recovery-timer"))).containsEntry("bug", "no-recovery-timer");
+        assertThat(example.arguments().keySet()).containsExactly("maxChildren=N", "bootstrap=NODE");
     }
 
     @Test
@@ -47,6 +48,14 @@ class RandTreeExampleTest {
         FakeEnv env = new FakeEnv("n1", List.of("n2"), Map.of("bug", "typo"));
         assertThatThrownBy(() -> new RandTreeNode().onStart(env)).hasMessageContaining("unknown RandTree bug 'typo'")
                 .hasMessageContaining("sibling-not-removed");
+    }
+
+    @Test
+    void badArguments_areRefusedNamingTheNodeAndTheValue() {
+        assertThatThrownBy(() -> new RandTreeNode().onStart(new FakeEnv("n1", List.of("n2"), Map.of("maxChildren", "x"))))
+                .hasMessage("node n1: maxChildren must be a positive integer, was 'x'");
+        assertThatThrownBy(() -> new RandTreeNode().onStart(new FakeEnv("n1", List.of("n2"), Map.of("bootstrap", "n9"))))
+                .hasMessage("node n1: bootstrap n9 is not in the cluster [n1, n2]");
     }
 
     @Test
