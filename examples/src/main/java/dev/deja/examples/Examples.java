@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /** The registry of built-in examples, by CLI name. */
 public final class Examples {
-    private static final List<Example> ALL = List.of(new PaxosExample());
+    private static final List<Example> ALL = List.of(new PaxosExample(), new dev.deja.examples.lockserver.LockServerExample());
 
     private Examples() {
     }
