@@ -20,8 +20,10 @@ import java.util.TreeSet;
 /**
  * A lock client, after Boxwood's lock service as checked in the WiDS Checker paper (section 4.2).
  *
- * <p>It runs {@value #USERS} concurrent lock users, each of which {@value #ROUNDS} times thinks for a random
- * while, locks one of the {@value #LOCKS} locks in a random mode, holds it for a random while and unlocks it.
+ * <p>Once the workload driver says {@link Start}, it runs {@value #USERS} concurrent lock users, each of which {@value #ROUNDS} times thinks for a random
+ * while, locks one of the {@value #LOCKS} locks in a random mode, holds it for a random while and unlocks it; a
+ * user holding its lock shared sometimes upgrades it to exclusive first (a reader that decides to write), which
+ * the protocol does by giving the shared hold up and asking for the lock again.
  * Locks are cached: once granted, a lock stays with the client and its users take and drop it locally until the
  * server revokes it. A revoke starts a revoking task that gives the lock back ({@link RevokeDone}) once no local
  * user holds it and no release of it is pending. A user that wants exclusive mode while the client caches the
@@ -52,13 +54,15 @@ public final class LockClient implements Node {
     static final long MAX_HOLD_MILLIS = 50;
     /** The chance that a user wants its lock in exclusive mode. */
     static final double EXCLUSIVE_PROBABILITY = 0.5;
+    /** The chance that a user holding its lock shared upgrades it to exclusive before unlocking it. */
+    static final double UPGRADE_PROBABILITY = 0.3;
     /** The server's id. */
     static final NodeId SERVER = new NodeId("server");
 
     private boolean retryBug;
     final Map<Integer, CachedLock> locks = new TreeMap<>();
     final List<LockUser> users = new ArrayList<>();
-    /** The workload driver, once it asked for progress: told when the last user finishes. */
+    /** The workload driver, once it said {@link Start}: told when the last user finishes. */
     private NodeId referee;
     /** Users waiting for their lock, oldest first. */
     private final ArrayDeque<LockUser> waiting = new ArrayDeque<>();
@@ -83,9 +87,7 @@ public final class LockClient implements Node {
             locks.put(lock, new CachedLock(lock));
         }
         for (int id = 0; id < USERS; id++) {
-            LockUser user = new LockUser(id);
-            users.add(user);
-            think(env, user);
+            users.add(new LockUser(id));
         }
     }
 
@@ -105,10 +107,18 @@ public final class LockClient implements Node {
             }
             case HOLDING -> {
                 locks.get(user.lock).localUsers--;
+                if (user.mode == LockMode.SHARED && env.random().nextDouble() < UPGRADE_PROBABILITY) {
+                    // A reader that decides to write: it gives up its shared hold and waits for exclusive mode.
+                    user.mode = LockMode.EXCLUSIVE;
+                    user.state = LockUser.State.WAITING;
+                    waiting.addLast(user);
+                    advance(env);
+                    return;
+                }
                 user.roundsDone++;
                 if (user.roundsDone == ROUNDS) {
                     user.state = LockUser.State.DONE;
-                    if (referee != null && finishedUsers() == users.size()) {
+                    if (finishedUsers() == users.size()) {
                         env.send(referee, new ClientStatus(users.size(), users.size()));
                     }
                 } else {
@@ -135,9 +145,11 @@ public final class LockClient implements Node {
                 lock.cached = null;
             }
             case ReleaseDenied denied -> onReleaseDenied(env, locks.get(denied.lock()));
-            case Status _ -> {
-                referee = from;
-                env.send(from, new ClientStatus(finishedUsers(), users.size()));
+            case Start _ -> {
+                if (referee == null) {
+                    referee = from;
+                    users.forEach(user -> think(env, user));
+                }
                 return;
             }
             default -> {

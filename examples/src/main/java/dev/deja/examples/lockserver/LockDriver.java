@@ -8,9 +8,9 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The lock-service workload's referee: the clients drive themselves; this asks each client once for its progress
- * ({@link Status}) and ends the run when every client has reported that all its lock users finished. With a
- * livelock that never happens, and the run ends at its time limit.
+ * The lock-service workload's referee: once every node is up it tells each client to {@link Start} its lock users
+ * (who then drive themselves), and it ends the run when every client has reported that all its users finished.
+ * With a livelock that never happens, and the run ends at its time limit.
  */
 public final class LockDriver implements WorkloadDriver {
     // Written on the handler thread, read by the deployment's thread through finished() and progress().
@@ -24,7 +24,7 @@ public final class LockDriver implements WorkloadDriver {
     public void onStart(Env env) {
         for (NodeId node : env.peers()) {
             if (!node.equals(LockClient.SERVER)) {
-                env.send(node, new Status());
+                env.send(node, new Start());
             }
         }
     }

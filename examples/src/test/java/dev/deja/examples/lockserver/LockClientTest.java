@@ -15,15 +15,20 @@ import org.junit.jupiter.api.Test;
  */
 class LockClientTest {
     private static final NodeId SERVER = new NodeId("server");
+    private static final NodeId DRIVER = new NodeId("client");
     private static final double SHARED = 0.9;
     private static final double EXCLUSIVE = 0.1;
+    private static final double UPGRADE = 0.1;
+    private static final double NO_UPGRADE = 0.9;
 
     private final LockClient client = new LockClient();
 
     private FakeEnv start(Map<String, String> args) {
         FakeEnv env = new FakeEnv("c1", List.of("server", "c2"), args);
-        env.draws(100L, 200L, 300L, 400L, 500L); // the five users' first think times
         client.onStart(env);
+        assertThat(env.timers).as("users wait for the driver's Start").isEmpty();
+        env.draws(100L, 200L, 300L, 400L, 500L); // the five users' first think times
+        client.onMessage(env, DRIVER, new Start());
         assertThat(env.timers).hasSize(5);
         return env;
     }
@@ -36,7 +41,7 @@ class LockClientTest {
         env.draws(10L);
         client.onMessage(env, SERVER, new Grant(0, LockMode.SHARED));
         assertThat(client.users.get(0).state).isEqualTo(LockUser.State.HOLDING);
-        env.draws(100L);
+        env.draws(NO_UPGRADE, 100L);
         client.onTimer(env, null, new UserTimer(0));
         assertThat(client.locks.get(0).cached).isEqualTo(LockMode.SHARED);
         assertThat(client.locks.get(0).localUsers).isZero();
@@ -115,18 +120,62 @@ class LockClientTest {
         env.draws(0, SHARED);
         client.onTimer(env, null, new UserTimer(2));
         assertThat(env.takeSent()).as("a revoked lock is not handed to another user").isEmpty();
-        env.draws(100L);
+        env.draws(NO_UPGRADE, 100L);
         client.onTimer(env, null, new UserTimer(0));
         assertThat(env.takeSent()).containsExactly(new Sent(SERVER, new RevokeDone(0)),
                 new Sent(SERVER, new Acquire(0, LockMode.SHARED)));
     }
 
     @Test
-    void status_isAnsweredNowAndWhenTheLastUserFinishes() {
+    void upgrade_ofASharedHold_releasesTheLockAndAcquiresItExclusive() {
         FakeEnv env = start(Map.of());
-        NodeId driver = new NodeId("client");
-        client.onMessage(env, driver, new Status());
-        assertThat(env.takeSent()).containsExactly(new Sent(driver, new ClientStatus(0, LockClient.USERS)));
+        env.draws(0, SHARED);
+        client.onTimer(env, null, new UserTimer(0));
+        env.draws(10L);
+        client.onMessage(env, SERVER, new Grant(0, LockMode.SHARED));
+        env.takeSent();
+        env.draws(UPGRADE);
+        client.onTimer(env, null, new UserTimer(0));
+        assertThat(env.takeSent()).containsExactly(new Sent(SERVER, new Release(0)));
+        assertThat(client.users.get(0).state).isEqualTo(LockUser.State.WAITING);
+        assertThat(client.users.get(0).roundsDone).as("an upgrade is part of the same round").isZero();
+        client.onMessage(env, SERVER, new ReleaseGranted(0));
+        assertThat(env.takeSent()).containsExactly(new Sent(SERVER, new Acquire(0, LockMode.EXCLUSIVE)));
+        env.draws(10L);
+        client.onMessage(env, SERVER, new Grant(0, LockMode.EXCLUSIVE));
+        assertThat(client.users.get(0).state).isEqualTo(LockUser.State.HOLDING);
+        env.draws(100L);
+        client.onTimer(env, null, new UserTimer(0));
+        assertThat(client.users.get(0).roundsDone).isEqualTo(1);
+    }
+
+    @Test
+    void lastUserFinishing_isReportedToTheDriver() {
+        FakeEnv env = start(Map.of());
+        for (int round = 0; round < LockClient.ROUNDS; round++) {
+            for (int user = 0; user < LockClient.USERS; user++) {
+                boolean fromServer = round == 0 && user < LockClient.LOCKS; // later the locks are cached
+                env.draws(user % LockClient.LOCKS, SHARED);
+                if (!fromServer) {
+                    env.draws(10L);
+                }
+                client.onTimer(env, null, new UserTimer(user));
+                if (fromServer) {
+                    assertThat(env.takeSent()).containsExactly(new Sent(SERVER, new Acquire(user, LockMode.SHARED)));
+                    env.draws(10L);
+                    client.onMessage(env, SERVER, new Grant(user, LockMode.SHARED));
+                }
+            }
+            for (int user = 0; user < LockClient.USERS; user++) {
+                assertThat(client.users.get(user).state).as("round %d user %d", round, user)
+                        .isEqualTo(LockUser.State.HOLDING);
+                boolean last = round == LockClient.ROUNDS - 1;
+                env.draws(last ? new Number[] {NO_UPGRADE} : new Number[] {NO_UPGRADE, 100L});
+                client.onTimer(env, null, new UserTimer(user));
+            }
+        }
+        assertThat(client.finishedUsers()).isEqualTo(LockClient.USERS);
+        assertThat(env.takeSent()).containsExactly(new Sent(DRIVER, new ClientStatus(LockClient.USERS, LockClient.USERS)));
     }
 
     @Test

@@ -38,7 +38,7 @@ class LockServerExampleTest {
         MessageCodec codec = MessageCodec.defaultCodec();
         List<Object> messages = List.of(new Acquire(2, LockMode.EXCLUSIVE), new Grant(2, LockMode.SHARED),
                 new Revoke(1), new RevokeDone(1), new Release(3), new ReleaseGranted(3), new ReleaseDenied(3),
-                new Status(), new ClientStatus(4, 5), new UserTimer(4));
+                new Start(), new ClientStatus(4, 5), new UserTimer(4));
         for (Object message : messages) {
             Payload payload = codec.encode(message);
             assertThat(codec.decode(payload)).isEqualTo(message);

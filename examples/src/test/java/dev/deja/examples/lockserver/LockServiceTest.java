@@ -23,13 +23,14 @@ class LockServiceTest {
     private static final long RUN_LIMIT_MILLIS = 20_000;
     private static final int RUN_LIMIT_EVENTS = 200_000;
 
-    private record Outcome(SimCluster cluster, boolean quiet, List<String> unsafe) {
+    private record Outcome(SimCluster cluster, boolean quiet, List<String> unsafe, LockDriver driver) {
         LockServer server() {
             return (LockServer) ((LockNode) cluster.nodes().get(LockClient.SERVER)).role();
         }
 
         List<LockClient> clients() {
-            return cluster.nodes().entrySet().stream().filter(e -> !e.getKey().equals(LockClient.SERVER))
+            return cluster.nodes().entrySet().stream().filter(e -> e.getValue() instanceof LockNode)
+                    .filter(e -> !e.getKey().equals(LockClient.SERVER))
                     .map(e -> (LockClient) ((LockNode) e.getValue()).role()).toList();
         }
     }
@@ -40,6 +41,8 @@ class LockServiceTest {
         for (int i = 1; i <= CLIENTS; i++) {
             cluster.server("c" + i, LockNode::new);
         }
+        LockDriver driver = new LockDriver();
+        cluster.client("client", () -> driver);
         List<String> unsafe = new ArrayList<>();
         cluster.observe((id, node) -> {
             if (unsafe.isEmpty()) {
@@ -48,7 +51,7 @@ class LockServiceTest {
         });
         cluster.start(bug.map(name -> Map.of("bug", name)).orElse(Map.of()));
         boolean quiet = cluster.run(RUN_LIMIT_MILLIS, RUN_LIMIT_EVENTS);
-        return new Outcome(cluster, quiet, unsafe);
+        return new Outcome(cluster, quiet, unsafe, driver);
     }
 
     /** A lock used at once by a user in exclusive mode and by any other user, on any client. */
@@ -57,7 +60,7 @@ class LockServiceTest {
             List<String> users = new ArrayList<>();
             boolean exclusive = false;
             for (Map.Entry<NodeId, Node> entry : cluster.nodes().entrySet()) {
-                if (((LockNode) entry.getValue()).role() instanceof LockClient client) {
+                if (entry.getValue() instanceof LockNode node && node.role() instanceof LockClient client) {
                     CachedLock cached = client.locks.get(lock);
                     if (cached != null && cached.localUsers > 0) {
                         users.add(entry.getKey() + "x" + cached.localUsers + ":" + cached.localMode);
@@ -83,6 +86,7 @@ class LockServiceTest {
             assertThat(outcome.quiet()).as("the run went quiet: %s", repro).isTrue();
             assertThat(outcome.server().pendingLocks()).as(repro).isEmpty();
             assertThat(outcome.clients()).as(repro).allMatch(c -> c.finishedUsers() == LockClient.USERS);
+            assertThat(outcome.driver().finished()).as("the driver heard every client finish: %s", repro).isTrue();
             for (ServerLock lock : outcome.server().locks.values()) {
                 assertThat(lock.waiters).as("%s: lock %d", repro, lock.lock).isEmpty();
                 assertThat(lock.revoking).as("%s: lock %d", repro, lock.lock).isEmpty();
@@ -98,8 +102,10 @@ class LockServiceTest {
             String repro = "seed " + seed + " (LockServiceTest, release-retry-livelock)";
             assertThat(outcome.unsafe()).as("the bug breaks liveness, not safety: %s", repro).isEmpty();
             if (outcome.quiet()) {
+                assertThat(outcome.driver().finished()).as(repro).isTrue();
                 continue;
             }
+            assertThat(outcome.driver().finished()).as(repro).isFalse();
             livelocks++;
             List<Integer> stuck = new ArrayList<>();
             for (LockClient client : outcome.clients()) {
