@@ -1,18 +1,19 @@
 # Predicates for the lock-server example (dev.deja.examples.lockserver), after the WiDS Checker paper, section 4.2.
-#   ./deja simulate lockserver --bug release-retry-livelock --seed 1 --virtual-time 10s --out t
+#   ./deja simulate lockserver --bug release-retry-livelock --seed 3 --virtual-time 8s --out t
 #   ./deja check t scripts/lockserver.py
 #
-# If the lock service is free of deadlock and livelock, its pending queue (the locks whose revokes are in
-# flight) is eventually empty. Under load it is non-empty all the time for short spans, so queue_empty reports
-# many violations; most are false alarms. The aux value enough_time says how long (ms of the server's clock)
-# the queue has kept its size since the size last changed: read at a span's end, a large value (above
-# ENOUGH_TIME_MILLIS) marks the spans worth inspecting, the dark ones in the viewer's stripe.
+# If the lock service is free of deadlock and livelock, its pending queue (the locks whose revokes are in flight)
+# is eventually empty. Under load it is non-empty again and again for short spans, so queue_empty reports many
+# violations, most of them false alarms. The aux value enough_time says how long (ms, on the server's clock) the
+# queue has kept its size since the size last changed; read at a span's end, a value above ENOUGH_TIME_MILLIS
+# (suspect=True) marks the spans worth inspecting: the dark ones in the viewer's stripe. blocked_revokes names
+# the clients whose revoke waits for a release of the same lock, the paper's livelock.
 from deja import table, derived, eventually, now
 
 ENOUGH_TIME_MILLIS = 1000
 
 Server = table("Server", cls="dev.deja.examples.lockserver.LockServer", columns=["pending_locks"])
-# Each client's state per lock: the flags of the release and revoke transactions in flight.
+# Each client's state per lock: the mode it caches, its users, the flags of the transactions in flight.
 ClientLock = table("ClientLock", cls="dev.deja.examples.lockserver.CachedLock",
                    columns=["lock", "cached", "local_users", "release_pending", "revoke_pending", "release_denials"])
 
@@ -36,13 +37,19 @@ def enough_time():
 
 
 @derived
+def suspect():
+    """Whether the queue has kept its size long enough to be more than a transaction in flight."""
+    return enough_time() > ENOUGH_TIME_MILLIS
+
+
+@derived
 def blocked_revokes():
-    """Revokes a client has received but cannot carry out because a release of the same lock is pending."""
+    """Revokes a client received but cannot carry out because a release of the same lock is pending."""
     return sorted("%s lock %d (%d denied)" % (c.node, c.lock, c.release_denials)
                   for c in ClientLock if c.revoke_pending and c.release_pending)
 
 
-@eventually(aux=[enough_time, pending_locks, blocked_revokes])
+@eventually(aux=[enough_time, suspect, pending_locks, blocked_revokes])
 def queue_empty():
     """The server's pending queue is eventually empty."""
     return not pending_locks()

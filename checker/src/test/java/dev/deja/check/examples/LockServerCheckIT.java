@@ -150,8 +150,14 @@ class LockServerCheckIT {
                 .allMatch(span -> span.endPosition().isPresent());
     }
 
-    private static boolean overThreshold(Violation span) {
-        return enoughTimeAtEnd(span) > THRESHOLD_MILLIS;
+    /** Whether a span is a dark one; the script's own {@code suspect} must say the same. */
+    static boolean overThreshold(Violation span) {
+        boolean over = enoughTimeAtEnd(span) > THRESHOLD_MILLIS;
+        if (!Boolean.valueOf(over).equals(span.auxAtEnd().get("suspect"))) {
+            throw new AssertionError("span at " + span.event().position() + ": suspect disagrees with enough_time > "
+                    + THRESHOLD_MILLIS + ": " + span.auxAtEnd());
+        }
+        return over;
     }
 
     private static long enoughTimeAtEnd(Violation span) {

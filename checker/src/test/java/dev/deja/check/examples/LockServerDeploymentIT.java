@@ -55,8 +55,7 @@ class LockServerDeploymentIT {
             }
             CheckReport report = ExampleRuns.check(trace, "lockserver");
             List<Violation> spans = ExampleRuns.findings(report, "queue_empty");
-            List<Violation> dark = spans.stream()
-                    .filter(span -> (Long) span.auxAtEnd().get("enough_time") > threshold).toList();
+            List<Violation> dark = spans.stream().filter(LockServerCheckIT::overThreshold).toList();
             System.out.printf("LockServerDeploymentIT: the script found %d queue_empty spans, %d false alarms, %d over "
                     + "%d ms: %s%n", spans.size(), spans.size() - dark.size(), dark.size(), threshold,
                     dark.isEmpty() ? "-" : dark.getLast().auxAtEnd());

@@ -8,9 +8,7 @@ import dev.deja.node.TimerId;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,15 +18,15 @@ import java.util.TreeSet;
 /**
  * A lock client, after Boxwood's lock service as checked in the WiDS Checker paper (section 4.2).
  *
- * <p>Once the workload driver says {@link Start}, it runs {@value #USERS} concurrent lock users, each of which {@value #ROUNDS} times thinks for a random
- * while, locks one of the {@value #LOCKS} locks in a random mode, holds it for a random while and unlocks it; a
- * user holding its lock shared sometimes upgrades it to exclusive first (a reader that decides to write), which
- * the protocol does by giving the shared hold up and asking for the lock again.
- * Locks are cached: once granted, a lock stays with the client and its users take and drop it locally until the
- * server revokes it. A revoke starts a revoking task that gives the lock back ({@link RevokeDone}) once no local
- * user holds it and no release of it is pending. A user that wants exclusive mode while the client caches the
- * lock shared first releases it ({@link Release}, setting {@code releasePending}) and then acquires it again.
- * Waiting users are served oldest first, and a lock one of them waits for is not handed to a later one.
+ * <p>Once the workload driver says {@link Start}, it runs {@value #USERS} concurrent lock users, each of which
+ * {@value #ROUNDS} times thinks for a random while, locks one of the {@value #LOCKS} locks in a random mode, holds
+ * it for a random while and unlocks it; a user holding its lock shared sometimes upgrades it to exclusive first (a
+ * reader that decides to write). Locks are cached: once granted, a lock stays with the client and its users take
+ * and drop it locally until the server revokes it. A revoke starts a revoking task that gives the lock back
+ * ({@link RevokeDone}) once no local user holds it and no release of it is pending. A user that wants exclusive
+ * mode while the client caches the lock shared (an upgrade among them) first releases it ({@link Release},
+ * setting {@code releasePending}) and then acquires it again. Waiting users are served oldest first, and a lock
+ * one of them waits for is not handed to a later one.
  *
  * <p>The server denies a release while the lock is in its pending queue, i.e. while a revoke of it is on its
  * way. Correctly, the client then lets the revoke take the lock and asks for it again afterwards. With the bug
@@ -38,9 +36,9 @@ import java.util.TreeSet;
  */
 public final class LockClient implements Node {
     /** The bugs of this example, name to description, in CLI order. */
-    static final Map<String, String> BUGS = Collections.unmodifiableMap(new LinkedHashMap<>(Map.of(
+    static final Map<String, String> BUGS = Map.of(
             "release-retry-livelock", "a client retries a denied release at once, in a tight loop with the "
-                    + "releasepending flag set, so the revoking task never proceeds (the paper's livelock)")));
+                    + "releasepending flag set, so the revoking task never proceeds (the paper's livelock)");
 
     /** How many locks the server has, numbered from 0. */
     static final int LOCKS = 4;
