@@ -1,5 +1,6 @@
 package dev.deja.examples;
 
+import dev.deja.examples.lockserver.LockServerExample;
 import dev.deja.examples.paxos.PaxosExample;
 import dev.deja.examples.randtree.RandTreeExample;
 import java.util.List;
@@ -7,7 +8,8 @@ import java.util.Optional;
 
 /** The registry of built-in examples, by CLI name. */
 public final class Examples {
-    private static final List<Example> ALL = List.of(new PaxosExample(), new RandTreeExample());
+    private static final List<Example> ALL = List.of(new PaxosExample(), new LockServerExample(),
+            new RandTreeExample());
 
     private Examples() {
     }

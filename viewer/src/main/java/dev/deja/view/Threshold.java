@@ -1,13 +1,14 @@
 package dev.deja.view;
 
 import dev.deja.check.Violation;
+import java.util.Map;
 import java.util.Objects;
 
 /**
  * Screens violations by one auxiliary value, as the paper's lock-server stripe does with {@code enough_time}:
  * a violation whose aux value {@code aux} is a number at least {@code minimum} passes and is drawn dark; one
  * whose value is below it, or not a number, is drawn light. A violation without that aux value is not
- * screened by this threshold.
+ * screened by this threshold. A span is screened by its value at its end when it has one.
  *
  * @param aux     the name of the auxiliary value
  * @param minimum the smallest passing value
@@ -39,12 +40,21 @@ public record Threshold(String aux, double minimum) {
 
     /** Whether this threshold applies to {@code violation}: it has an aux value of that name. */
     public boolean appliesTo(Violation violation) {
-        return violation.aux().containsKey(aux);
+        return screened(violation).containsKey(aux);
     }
 
     /** Whether {@code violation} passes: its aux value is a number at least the minimum. */
     public boolean passes(Violation violation) {
-        return violation.aux().get(aux) instanceof Number number && number.doubleValue() >= minimum;
+        return screened(violation).get(aux) instanceof Number number && number.doubleValue() >= minimum;
+    }
+
+    /**
+     * The aux values a violation is screened by: for a span that has them, those at its last false event
+     * ({@link Violation#auxAtEnd()}), since a stability measure such as {@code enough_time} is 0 where a span opens
+     * and only tells a real liveness violation from a false alarm at its end; otherwise those where it was found.
+     */
+    private Map<String, Object> screened(Violation violation) {
+        return violation.auxAtEnd().containsKey(aux) ? violation.auxAtEnd() : violation.aux();
     }
 
     @Override
