@@ -1,12 +1,13 @@
 package dev.deja.examples;
 
+import dev.deja.examples.chord.ChordExample;
 import dev.deja.examples.paxos.PaxosExample;
 import java.util.List;
 import java.util.Optional;
 
 /** The registry of built-in examples, by CLI name. */
 public final class Examples {
-    private static final List<Example> ALL = List.of(new PaxosExample());
+    private static final List<Example> ALL = List.of(new PaxosExample(), new ChordExample());
 
     private Examples() {
     }
