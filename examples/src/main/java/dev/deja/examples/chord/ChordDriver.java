@@ -16,9 +16,9 @@ import java.util.List;
  */
 public final class ChordDriver implements WorkloadDriver {
     /** When, after the workload starts, one node fails. */
-    public static final Duration FAIL_AT = Duration.ofSeconds(4);
+    public static final Duration FAIL_AT = Duration.ofSeconds(3);
     /** When the workload is done. */
-    public static final Duration END_AT = Duration.ofSeconds(8);
+    public static final Duration END_AT = Duration.ofSeconds(6);
 
     private static final String FAIL_TAG = "fail";
     private static final String END_TAG = "end";

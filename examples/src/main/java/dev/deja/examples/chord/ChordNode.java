@@ -28,8 +28,9 @@ import java.util.Set;
  * notifies the successor ({@link Notify}); <em>fix-fingers</em> looks up the next finger's start, walking the
  * table, and fills every following finger that shares the answer; <em>check-predecessor</em> pings the
  * predecessor. A successor that misses {@value #MISSED_REPLIES_BEFORE_FAILED} stabilize rounds in a row is
- * declared failed and replaced by the successor's successor (a node left with no successor falls back to a ring
- * of one); a predecessor that misses as many pings is dropped. Every node learned of (a notifier, a successor's
+ * declared failed and replaced by the successor's successor; a predecessor that misses as many pings is
+ * dropped. The successor list is two long, so a node survives one failure per stabilize round: a node left
+ * with no live successor it knows of is cut off, falls back to a ring of one and does not rejoin. Every node learned of (a notifier, a successor's
  * neighbours, a lookup's answer) is offered to every finger: it replaces finger {@code i} if it lies in
  * {@code [start_i, finger_i)}.
  *
@@ -333,12 +334,7 @@ public final class ChordNode implements Node {
 
     private void stabilize(Env env) {
         if (successor.equals(self)) {
-            // A ring of one asks itself: its predecessor, if another node, becomes its successor.
-            if (predecessor != null && !predecessor.equals(self)) {
-                setSuccessor(predecessor);
-                deliver(env, successor, new Notify());
-            }
-            return;
+            return; // a ring of one: the first node to notify this one becomes its successor
         }
         if (awaitingNeighbours && ++missedNeighbours >= MISSED_REPLIES_BEFORE_FAILED) {
             successorFailed(env);

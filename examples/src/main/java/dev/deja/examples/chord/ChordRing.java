@@ -59,11 +59,18 @@ public final class ChordRing {
         }
     }
 
+    // A pure function of the id, cached because the checks ask for the same few keys at every event.
+    private static final Map<NodeId, Integer> KEYS = new java.util.concurrent.ConcurrentHashMap<>();
+
     private ChordRing() {
     }
 
     /** The key of a node: SHA-1 of its id, first four bytes, modulo {@link #SIZE}. */
     public static int key(NodeId node) {
+        return KEYS.computeIfAbsent(node, ChordRing::hash);
+    }
+
+    private static int hash(NodeId node) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-1").digest(node.value().getBytes(StandardCharsets.UTF_8));
             long word = ((digest[0] & 0xFFL) << 24) | ((digest[1] & 0xFFL) << 16) | ((digest[2] & 0xFFL) << 8)
