@@ -2,7 +2,6 @@ package dev.deja.check.examples;
 
 import dev.deja.examples.chord.ChordNode;
 import dev.deja.examples.chord.ChordRing;
-import dev.deja.node.Node;
 import dev.deja.node.NodeId;
 import dev.deja.replay.ReplayResult;
 import dev.deja.replay.Replayer;
@@ -13,6 +12,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -52,38 +52,33 @@ final class ChordOracle {
     static List<Span> spans(Path trace) {
         List<Span> spans = new ArrayList<>();
         Map<ChordRing.Property, Span> open = new EnumMap<>(ChordRing.Property.class);
-        TreeSet<NodeId>[] live = new TreeSet[] {new TreeSet<NodeId>()};
+        Map<NodeId, ChordRing.View> views = new TreeMap<>();
+        TreeSet<NodeId> live = new TreeSet<>();
         long[] changedAt = {0};
-        List<?>[] lastViews = {null};
-        @SuppressWarnings("unchecked")
-        Map<ChordRing.Property, List<String>>[] lastProblems = new Map[1];
+        List<Map<ChordRing.Property, List<String>>> problems = new ArrayList<>(List.of(ChordRing.problems(List.of())));
         ReplayResult result = Replayer.replay(Trace.open(trace), Replayer.Options.defaults().withListener((event, position, state) -> {
             if (!event.startedHandler()) {
                 return;
             }
+            // A handler changes only its own node, so only that node's view can differ from the last event's.
+            NodeId id = event.entry().node();
             long now = event.entry().atMillis();
-            List<ChordRing.View> views = new ArrayList<>();
-            TreeSet<NodeId> liveNow = new TreeSet<>();
-            for (Node node : state.nodes().values()) {
-                if (node instanceof ChordNode chord) {
-                    ChordRing.View view = chord.view();
-                    views.add(view);
-                    if (view.live()) {
-                        liveNow.add(view.id());
+            if (state.node(id).orElse(null) instanceof ChordNode chord) {
+                ChordRing.View view = chord.view();
+                if (!view.equals(views.put(id, view))) {
+                    problems.set(0, ChordRing.problems(views.values()));
+                    if (view.live() != live.contains(id)) {
+                        if (view.live()) {
+                            live.add(id);
+                        } else {
+                            live.remove(id);
+                        }
+                        changedAt[0] = now;
                     }
                 }
             }
-            if (!liveNow.equals(live[0])) {
-                live[0] = liveNow;
-                changedAt[0] = now;
-            }
-            if (!views.equals(lastViews[0])) { // most events change no node's pointers
-                lastViews[0] = views;
-                lastProblems[0] = ChordRing.problems(views);
-            }
-            Map<ChordRing.Property, List<String>> problems = lastProblems[0];
             for (ChordRing.Property property : ChordRing.Property.values()) {
-                List<String> wrong = problems.get(property);
+                List<String> wrong = problems.getFirst().get(property);
                 Span span = open.get(property);
                 if (!wrong.isEmpty()) {
                     open.put(property, new Span(property, span == null ? position : span.openPosition(), Optional.empty(),
