@@ -1,7 +1,7 @@
 # Predicates for the Chord example (dev.deja.examples.chord), after the WiDS Checker paper, section 4.4
 # (Macedon-Chord), plus the two safety properties CrystalBall (2008, section 5.2.2) checked on Mace's Chord.
 # The scenario: 10 nodes join at once through n1, n9 fails at 3 s, the run ends at 6 s.
-#   ./deja simulate chord --bug finger-boundary --seed 1 --out t && ./deja check t scripts/chord.py
+#   ./deja simulate chord --bug finger-boundary --seed 2 --out t && ./deja check t scripts/chord.py
 #
 # A ring is only right once it has stabilized, so the ring properties are @eventually: every join and the
 # failure open spans that close when stabilization repairs the ring. `stabilized` (the paper's aux value) is

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ChordCheckIT {
     /** The first seed on which every bug shows (-Ddeja.searchSeeds=N finds it). */
-    private static final long SEED = 1;
+    private static final long SEED = 2;
     private static final long MORE_CLEAN_SEEDS_FROM = 100;
     private static final int MORE_CLEAN_SEEDS = 50;
 
@@ -126,13 +126,17 @@ class ChordCheckIT {
 
     @Test
     void clean_hasNoRealViolation_onFiftyMoreSeeds() {
+        long slowest = 0;
         for (long seed = MORE_CLEAN_SEEDS_FROM; seed < MORE_CLEAN_SEEDS_FROM + MORE_CLEAN_SEEDS; seed++) {
             ExampleRuns.Run run = simulate(temporary, seed, Optional.empty());
             List<ChordOracle.Span> spans = ChordOracle.spans(run.trace());
+            slowest = Math.max(slowest, spans.stream().mapToLong(ChordOracle.Span::sinceChangeMillis).max().orElse(0));
             assertThat(spans.stream().filter(s -> s.real() || s.property() == ChordRing.Property.PRED_SELF_IFF_SUCC_SELF))
                     .as("real violations of the correct protocol: %s", run.command()).isEmpty();
             assertThat(spans).as("the joins and the failure open spans: %s", run.command()).isNotEmpty();
         }
+        System.out.printf("ChordCheckIT: on %d seeds the correct ring was repaired at most %d ms after a join or "
+                + "failure (stable after %d ms)%n", MORE_CLEAN_SEEDS, slowest, ChordOracle.STABLE_AFTER_MILLIS);
     }
 
     /**

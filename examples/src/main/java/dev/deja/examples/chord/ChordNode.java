@@ -27,12 +27,13 @@ import java.util.Set;
  * ({@link GetNeighbours}), adopts the predecessor if it lies between, remembers the successor's successor, and
  * notifies the successor ({@link Notify}); <em>fix-fingers</em> looks up the next finger's start, walking the
  * table, and fills every following finger that shares the answer; <em>check-predecessor</em> pings the
- * predecessor. A successor that misses {@value #MISSED_REPLIES_BEFORE_FAILED} stabilize rounds in a row is
+ * predecessor unless it asked for this node's neighbours since the last check. Messages that carry no news are
+ * not sent: no {@code Notify} to a successor that already has this node as its predecessor. A successor that misses {@value #MISSED_REPLIES_BEFORE_FAILED} stabilize rounds in a row is
  * declared failed and replaced by the successor's successor; a predecessor that misses as many pings is
- * dropped. The successor list is two long, so a node survives one failure per stabilize round: a node left
- * with no live successor it knows of is cut off, falls back to a ring of one and does not rejoin. Every node learned of (a notifier, a successor's
- * neighbours, a lookup's answer) is offered to every finger: it replaces finger {@code i} if it lies in
- * {@code [start_i, finger_i)}.
+ * dropped. The successor list is two long, so a ring survives one failure at a time: a node left with no live
+ * successor it knows of is cut off, falls back to a ring of one (successor itself) and does not rejoin. Every
+ * node learned of (a notifier, a successor's neighbours, a lookup's answer) is offered to every finger: it
+ * replaces finger {@code i} if it lies in {@code [start_i, finger_i)}.
  *
  * <p>A node told to {@link Fail} stops at once and answers nothing: the others see a crash. Its state stays for
  * the checker, with {@code failed} set.
@@ -85,6 +86,7 @@ public final class ChordNode implements Node {
     private int missedNeighbours;
     private boolean awaitingPong;
     private int missedPongs;
+    private boolean heardFromPredecessor;
     private int nextFinger;
 
     public ChordNode() {
@@ -140,6 +142,7 @@ public final class ChordNode implements Node {
             case FoundSuccessor found -> onFound(env, found);
             case GetNeighbours _ -> {
                 if (joined) {
+                    heardFromPredecessor |= from.equals(predecessor);
                     deliver(env, from, new Neighbours(predecessor, successor));
                 }
             }
@@ -361,7 +364,9 @@ public final class ChordNode implements Node {
         offerToFingers(neighbours.predecessor());
         offerToFingers(neighbours.successor());
         offerToFingers(from);
-        deliver(env, successor, new Notify());
+        if (!(successor.equals(from) && self.equals(neighbours.predecessor()))) {
+            deliver(env, successor, new Notify()); // unless the successor already takes this node for its predecessor
+        }
     }
 
     private void onNotify(NodeId from) {
@@ -372,6 +377,7 @@ public final class ChordNode implements Node {
             predecessor = from;
             awaitingPong = false;
             missedPongs = 0;
+            heardFromPredecessor = false;
             if (successor.equals(self)) {
                 // The revised protocol: a node alone takes the first node it learns of as its successor too.
                 setSuccessor(from);
@@ -393,6 +399,13 @@ public final class ChordNode implements Node {
 
     private void checkPredecessor(Env env) {
         if (predecessor == null || predecessor.equals(self)) {
+            return;
+        }
+        if (heardFromPredecessor) {
+            // Its stabilize asked this node for its neighbours since the last check: it is alive, no ping needed.
+            heardFromPredecessor = false;
+            awaitingPong = false;
+            missedPongs = 0;
             return;
         }
         if (awaitingPong && ++missedPongs >= MISSED_REPLIES_BEFORE_FAILED) {
