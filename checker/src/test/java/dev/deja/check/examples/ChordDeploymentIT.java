@@ -37,20 +37,22 @@ class ChordDeploymentIT {
                     .build().plan();
             Deployment.Result result = new Deployment(plan, System.out).run();
             CheckReport report = ExampleRuns.check(trace, "chord");
-            List<Violation> oscillations = ExampleRuns.findings(report, "fingers_correct").stream()
-                    .filter(span -> ((Number) span.auxAtEnd().get("stabilized")).doubleValue() >= 1.0)
-                    .filter(span -> span.auxAtEnd().get("finger_problems").toString().startsWith("[n4: finger 6 is"))
+            List<Violation> oscillations = ExampleRuns.findings(report, "fingers_correct_once_stable").stream()
+                    .filter(v -> v.aux().get("finger_problems").toString().startsWith("[n4: finger 6 is"))
                     .toList();
             String outcome = String.format("attempt %d: %d events checked, workload finished %s, %d findings, "
-                    + "%d spans of n4's finger 6 wrong in a stable ring", attempt, report.eventsChecked(),
+                    + "%d times n4's finger 6 went wrong in a stable ring", attempt, report.eventsChecked(),
                     result.driverFinished(), report.violations().size(), oscillations.size());
             System.out.println("ChordDeploymentIT " + outcome);
             attempts.add(outcome);
-            if (!oscillations.isEmpty()) {
-                Violation first = oscillations.getFirst();
-                assertThat(first.event().node().value()).as("%s", first).isEqualTo("n4");
-                assertThat(first.event().type()).as("%s", first).isEqualTo("receive");
-                assertThat(first.auxAtEnd().get("finger_problems").toString()).as("%s", first).endsWith("should be n1]");
+            if (oscillations.size() > 1) {
+                // Apart from where the ring became stable while the finger was wrong, it goes wrong where n4 hears of a node.
+                assertThat(oscillations).as(outcome).anySatisfy(v -> {
+                    assertThat(v.event().node().value()).isEqualTo("n4");
+                    assertThat(v.event().type()).isEqualTo("receive");
+                });
+                assertThat(oscillations).as(outcome).allSatisfy(v ->
+                        assertThat(v.aux().get("finger_problems").toString()).endsWith("should be n1]"));
                 return;
             }
         }

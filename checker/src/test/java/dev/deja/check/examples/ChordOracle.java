@@ -8,7 +8,8 @@ import dev.deja.replay.Replayer;
 import dev.deja.trace.Trace;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumMap;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,45 +17,49 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The properties of {@code scripts/chord.py} computed in Java over a replay, independently of the script: at
- * every event that ran a handler, {@link ChordRing#problems} of the replayed nodes, turned into spans as the
- * checker makes them, with the time since the last membership change (a join or a failure) at the span's last
- * false event, which is what the script's {@code stabilized} measure grows from.
+ * The predicates of {@code scripts/chord.py} computed in Java over a replay, independently of the script: at every
+ * event that ran a handler, {@link ChordRing#problems} of the replayed nodes, turned into findings as the checker
+ * makes them: a span per stretch of events at which an {@code @eventually} property is false, a finding per event
+ * at which an {@code @always} one turns false. The {@code *_once_stable} predicates are the ring and finger
+ * properties asked only when the set of live nodes has not changed for {@link #STABLE_AFTER_MILLIS}, by the latest
+ * clock seen so far.
  */
 final class ChordOracle {
     /** As {@code STABLE_AFTER_MS} in scripts/chord.py: how long after a join or failure a ring counts as stable. */
     static final long STABLE_AFTER_MILLIS = 2_000;
 
     /**
-     * One stretch of events at which a property was false.
+     * One finding, as the checker would report it.
      *
-     * @param openPosition      the event at which it turned false
-     * @param endPosition       the event at which it turned true again; empty if still false at the end
-     * @param lastFalseMillis   the clock of the last event at which it was false
-     * @param sinceChangeMillis at that event, how long ago the set of live nodes last changed
+     * @param predicate         the script's predicate
+     * @param always            a safety predicate (a finding per event it turns false at) or a liveness span
+     * @param position          the event at which it turned false
+     * @param endPosition       for a span, the event at which it turned true again; empty if still false at the end
+     * @param sinceChangeMillis for a span, how long the live set had been unchanged at its last false event
      */
-    record Span(ChordRing.Property property, long openPosition, Optional<Long> endPosition, long lastFalseMillis,
-                long sinceChangeMillis, String firstProblem) {
-        /** The script's stabilized measure at the last false event. */
-        double stabilizedAtEnd() {
-            return Math.min(1.0, sinceChangeMillis / (double) STABLE_AFTER_MILLIS);
+    record Finding(String predicate, boolean always, long position, Optional<Long> endPosition, long sinceChangeMillis) {
+        /** A safety violation, a span still open at the end, or a span still false once the ring was stable. */
+        boolean real() {
+            return always || endPosition.isEmpty() || sinceChangeMillis >= STABLE_AFTER_MILLIS;
         }
 
-        /** Still false at the end of the run, or still false when the ring had been stable for a while. */
-        boolean real() {
-            return endPosition.isEmpty() || stabilizedAtEnd() >= 1.0;
+        @Override
+        public String toString() {
+            return predicate + " " + position + (always ? "" : ".." + endPosition.map(String::valueOf).orElse("end"))
+                    + (real() ? " real" : "");
         }
     }
 
     private ChordOracle() {
     }
 
-    static List<Span> spans(Path trace) {
-        List<Span> spans = new ArrayList<>();
-        Map<ChordRing.Property, Span> open = new EnumMap<>(ChordRing.Property.class);
+    static List<Finding> findings(Path trace) {
+        List<Finding> findings = new ArrayList<>();
+        Map<String, Finding> open = new LinkedHashMap<>();
         Map<NodeId, ChordRing.View> views = new TreeMap<>();
         TreeSet<NodeId> live = new TreeSet<>();
         long[] changedAt = {0};
+        long[] latest = {Long.MIN_VALUE};
         List<Map<ChordRing.Property, List<String>>> problems = new ArrayList<>(List.of(ChordRing.problems(List.of())));
         ReplayResult result = Replayer.replay(Trace.open(trace), Replayer.Options.defaults().withListener((event, position, state) -> {
             if (!event.startedHandler()) {
@@ -62,7 +67,9 @@ final class ChordOracle {
             }
             // A handler changes only its own node, so only that node's view can differ from the last event's.
             NodeId id = event.entry().node();
-            long now = event.entry().atMillis();
+            // As the script's clock(): the latest clock so far, since the merged order interleaves nodes' clocks.
+            latest[0] = Math.max(latest[0], event.entry().atMillis());
+            long now = latest[0];
             if (state.node(id).orElse(null) instanceof ChordNode chord) {
                 ChordRing.View view = chord.view();
                 if (!view.equals(views.put(id, view))) {
@@ -77,24 +84,39 @@ final class ChordOracle {
                     }
                 }
             }
+            long since = now - changedAt[0];
+            Map<ChordRing.Property, List<String>> wrong = problems.getFirst();
+            Map<String, Boolean> holds = new LinkedHashMap<>();
             for (ChordRing.Property property : ChordRing.Property.values()) {
-                List<String> wrong = problems.getFirst().get(property);
-                Span span = open.get(property);
-                if (!wrong.isEmpty()) {
-                    open.put(property, new Span(property, span == null ? position : span.openPosition(), Optional.empty(),
-                            now, now - changedAt[0], span == null ? wrong.getFirst() : span.firstProblem()));
+                holds.put(property.predicate(), wrong.get(property).isEmpty());
+            }
+            boolean stable = since >= STABLE_AFTER_MILLIS;
+            holds.put("ring_consistent_once_stable", !stable || wrong.get(ChordRing.Property.RING_CONSISTENCY).isEmpty());
+            holds.put("fingers_correct_once_stable", !stable || wrong.get(ChordRing.Property.FINGERS_CORRECT).isEmpty());
+            for (Map.Entry<String, Boolean> predicate : holds.entrySet()) {
+                String name = predicate.getKey();
+                boolean always = name.endsWith("_once_stable")
+                        || name.equals(ChordRing.Property.PRED_SELF_IFF_SUCC_SELF.predicate());
+                Finding span = open.get(name);
+                if (!predicate.getValue()) {
+                    if (span == null && always) {
+                        findings.add(new Finding(name, true, position, Optional.empty(), since));
+                    }
+                    open.put(name, new Finding(name, always, span == null ? position : span.position(), Optional.empty(),
+                            since));
                 } else if (span != null) {
-                    spans.add(new Span(property, span.openPosition(), Optional.of(position), span.lastFalseMillis(),
-                            span.sinceChangeMillis(), span.firstProblem()));
-                    open.remove(property);
+                    if (!always) {
+                        findings.add(new Finding(name, false, span.position(), Optional.of(position), span.sinceChangeMillis()));
+                    }
+                    open.remove(name);
                 }
             }
         }));
         if (!result.divergences().isEmpty()) {
             throw new AssertionError("replay of " + trace + " diverged: " + result.divergences().getFirst().describe());
         }
-        spans.addAll(open.values());
-        spans.sort(java.util.Comparator.comparingLong(Span::openPosition));
-        return spans;
+        open.values().stream().filter(span -> !span.always()).forEach(findings::add);
+        findings.sort(Comparator.comparingLong(Finding::position).thenComparing(Finding::predicate));
+        return findings;
     }
 }

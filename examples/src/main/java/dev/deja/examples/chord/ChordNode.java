@@ -30,7 +30,7 @@ import java.util.Set;
  * predecessor unless it asked for this node's neighbours since the last check. Messages that carry no news are
  * not sent: no {@code Notify} to a successor that already has this node as its predecessor. A successor that misses {@value #MISSED_REPLIES_BEFORE_FAILED} stabilize rounds in a row is
  * declared failed and replaced by the successor's successor; a predecessor that misses as many pings is
- * dropped. The successor list is two long, so a ring survives one failure at a time: a node left with no live
+ * dropped; a node declared failed is not taken back from stale answers until it is heard from again. The successor list is two long, so a ring survives one failure at a time: a node left with no live
  * successor it knows of is cut off, falls back to a ring of one (successor itself) and does not rejoin. Every
  * node learned of (a notifier, a successor's neighbours, a lookup's answer) is offered to every finger: it
  * replaces finger {@code i} if it lies in {@code [start_i, finger_i)}.
@@ -69,6 +69,8 @@ public final class ChordNode implements Node {
     private Set<NodeId> cluster;
     private final Map<NodeId, Integer> keys = new HashMap<>();
     private final Set<NodeId> reportedUnreachable = new HashSet<>();
+    // Nodes this node declared failed: a stale answer that still names one is not taken for news.
+    private final Set<NodeId> declaredFailed = new HashSet<>();
     private final List<TimerId> timers = new ArrayList<>();
     private NodeId bootstrap;
 
@@ -135,6 +137,7 @@ public final class ChordNode implements Node {
         if (failed) {
             return; // a failed node is gone: it hears nothing
         }
+        declaredFailed.remove(from); // it was only slow
         switch (message) {
             case JoinRing join -> join(env, join.bootstrap());
             case Fail _ -> fail(env);
@@ -282,6 +285,9 @@ public final class ChordNode implements Node {
             }
             return;
         }
+        if (declaredFailed.contains(found.successor())) {
+            return; // the answer was given before the news of the failure reached the node that gave it
+        }
         for (int i = 0; i < fingers.length; i++) {
             if (ChordRing.fingerStart(key, i) == found.key()) {
                 fingers[i] = found.successor();
@@ -312,7 +318,7 @@ public final class ChordNode implements Node {
 
     /** Lets a node this node learned of replace every finger it is closer to: {@code [start_i, finger_i)}. */
     private void offerToFingers(NodeId candidate) {
-        if (candidate == null || candidate.equals(self)) {
+        if (candidate == null || candidate.equals(self) || declaredFailed.contains(candidate)) {
             return;
         }
         int candidateKey = keyOf(candidate);
@@ -357,7 +363,8 @@ public final class ChordNode implements Node {
         missedNeighbours = 0;
         rememberSuccessorsSuccessor(neighbours.successor());
         NodeId between = neighbours.predecessor();
-        if (between != null && !between.equals(self) && ChordRing.openArc(keyOf(between), key, keyOf(successor))) {
+        if (between != null && !between.equals(self) && !declaredFailed.contains(between)
+                && ChordRing.openArc(keyOf(between), key, keyOf(successor))) {
             setSuccessor(between);
             rememberSuccessorsSuccessor(from);
         }
@@ -410,6 +417,7 @@ public final class ChordNode implements Node {
         }
         if (awaitingPong && ++missedPongs >= MISSED_REPLIES_BEFORE_FAILED) {
             NodeId gone = predecessor;
+            declaredFailed.add(gone);
             predecessor = null;
             awaitingPong = false;
             missedPongs = 0;
@@ -424,6 +432,7 @@ public final class ChordNode implements Node {
 
     private void successorFailed(Env env) {
         NodeId gone = successor;
+        declaredFailed.add(gone);
         NodeId next = successorsSuccessor;
         setSuccessor(next == null || next.equals(gone) ? self : next);
         replaceFinger(gone, successor);
