@@ -1,13 +1,16 @@
 package dev.deja.examples;
 
 import dev.deja.examples.chord.ChordExample;
+import dev.deja.examples.lockserver.LockServerExample;
 import dev.deja.examples.paxos.PaxosExample;
+import dev.deja.examples.randtree.RandTreeExample;
 import java.util.List;
 import java.util.Optional;
 
 /** The registry of built-in examples, by CLI name. */
 public final class Examples {
-    private static final List<Example> ALL = List.of(new PaxosExample(), new ChordExample());
+    private static final List<Example> ALL = List.of(new PaxosExample(), new ChordExample(), new LockServerExample(),
+            new RandTreeExample());
 
     private Examples() {
     }
