@@ -1,5 +1,6 @@
 package dev.deja.examples;
 
+import dev.deja.examples.chord.ChordExample;
 import dev.deja.examples.lockserver.LockServerExample;
 import dev.deja.examples.paxos.PaxosExample;
 import dev.deja.examples.randtree.RandTreeExample;
@@ -8,7 +9,7 @@ import java.util.Optional;
 
 /** The registry of built-in examples, by CLI name. */
 public final class Examples {
-    private static final List<Example> ALL = List.of(new PaxosExample(), new LockServerExample(),
+    private static final List<Example> ALL = List.of(new PaxosExample(), new ChordExample(), new LockServerExample(),
             new RandTreeExample());
 
     private Examples() {
