@@ -76,7 +76,10 @@ public final class Deployment {
     private final PrintStream progress;
     private final Map<NodeId, Process> processes = new LinkedHashMap<>();
     private final List<TraceSummary.LauncherEvent> events = new ArrayList<>();
+    private Path clusterFile;
+    private long startMillis;
     private long runStartNanos;
+    private LiveNode driver;
 
     public Deployment(Plan plan, PrintStream progress) {
         this.plan = plan;
@@ -85,12 +88,31 @@ public final class Deployment {
 
     /** Runs the deployment to its end; node processes are always stopped, even on failure. */
     public Result run() throws IOException, InterruptedException {
+        start();
+        boolean driverFinished;
+        try {
+            driverFinished = awaitEnd();
+        } catch (IOException | InterruptedException | RuntimeException | Error e) {
+            stopProcesses();
+            throw e;
+        }
+        return finish(driverFinished);
+    }
+
+    /**
+     * Starts every node and the workload driver and returns: for callers that decide themselves how long the
+     * run lasts (a benchmark, say), then end it with {@link #stop()}. {@link #run()} is start, wait, stop.
+     * Kills and restarts of the plan happen only under {@link #run()}. If a node fails to start, the ones
+     * already started are stopped.
+     */
+    public void start() throws IOException, InterruptedException {
+        if (clusterFile != null) {
+            throw new IllegalStateException("a deployment starts once");
+        }
         Files.createDirectories(plan.workDirectory());
-        Path clusterFile = plan.workDirectory().resolve("cluster.json");
+        clusterFile = plan.workDirectory().resolve("cluster.json");
         plan.cluster().write(clusterFile);
-        long startMillis = System.currentTimeMillis();
-        boolean driverFinished = false;
-        LiveNode driver = null;
+        startMillis = System.currentTimeMillis();
         try {
             for (NodeId node : plan.cluster().nodes().keySet()) {
                 launch(node, clusterFile);
@@ -107,27 +129,46 @@ public final class Deployment {
                         plan.workDirectory().resolve(id.value()).resolve("storage"), Optional.empty(),
                         new PrintStream(Files.newOutputStream(plan.workDirectory().resolve(id.value() + ".log")), true)));
             }
-            int nextAction = 0;
-            long endNanos = runStartNanos + plan.duration().toNanos();
-            while (System.nanoTime() < endNanos) {
-                while (nextAction < plan.actions().size()
-                        && elapsedNanos() >= plan.actions().get(nextAction).at().toNanos()) {
-                    perform(plan.actions().get(nextAction++), clusterFile);
-                }
-                if (driver != null && driver.node() instanceof WorkloadDriver workload && workload.finished()
-                        && nextAction >= plan.actions().size()) {
-                    driverFinished = true;
-                    break;
-                }
-                checkNodesAlive();
-                Thread.sleep(20);
-            }
-        } finally {
-            if (driver != null) {
-                driver.stop();
-            }
-            stopAll();
+        } catch (IOException | InterruptedException | RuntimeException | Error e) {
+            stopProcesses();
+            throw e;
         }
+    }
+
+    /** The workload driver's node object once {@link #start()} returned, if the plan has a driver. */
+    public Optional<dev.deja.node.Node> driver() {
+        return Optional.ofNullable(driver).map(LiveNode::node);
+    }
+
+    /**
+     * Stops a deployment begun with {@link #start()}: the driver, then every node cleanly (SIGTERM), and writes
+     * {@code trace.json} when recording.
+     */
+    public Result stop() throws IOException, InterruptedException {
+        return finish(driver != null && driver.node() instanceof WorkloadDriver workload && workload.finished());
+    }
+
+    /** Waits for the driver to finish or the duration to end, performing kills and restarts on time. */
+    private boolean awaitEnd() throws IOException, InterruptedException {
+        int nextAction = 0;
+        long endNanos = runStartNanos + plan.duration().toNanos();
+        while (System.nanoTime() < endNanos) {
+            while (nextAction < plan.actions().size()
+                    && elapsedNanos() >= plan.actions().get(nextAction).at().toNanos()) {
+                perform(plan.actions().get(nextAction++), clusterFile);
+            }
+            if (driver != null && driver.node() instanceof WorkloadDriver workload && workload.finished()
+                    && nextAction >= plan.actions().size()) {
+                return true;
+            }
+            checkNodesAlive();
+            Thread.sleep(20);
+        }
+        return false;
+    }
+
+    private Result finish(boolean driverFinished) throws IOException, InterruptedException {
+        stopProcesses();
         Duration elapsed = Duration.ofNanos(System.nanoTime() - runStartNanos);
         if (plan.traceDirectory().isPresent()) {
             Trace.writeSummary(plan.traceDirectory().get(), new TraceSummary(EntryCodec.FORMAT_VERSION, "deploy",
@@ -135,6 +176,14 @@ public final class Deployment {
                     System.currentTimeMillis(), plan.settings(), events));
         }
         return new Result(elapsed, driverFinished, List.copyOf(events));
+    }
+
+    /** Stops the driver and every node process; idempotent. */
+    private void stopProcesses() throws InterruptedException {
+        if (driver != null) {
+            driver.stop();
+        }
+        stopAll();
     }
 
     private long elapsedNanos() {
