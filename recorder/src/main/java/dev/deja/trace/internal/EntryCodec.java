@@ -32,6 +32,8 @@ public final class EntryCodec {
     public static final int FORMAT_VERSION = 1;
 
     static final int COMPRESS_THRESHOLD = 96;
+    /** The CRC and the flags byte in front of every body. */
+    public static final int HEADER_BYTES = 5;
     private static final byte FLAG_LZ4 = 1;
 
     private static final byte START = 1, RECEIVE = 2, SEND = 3, TIMER = 4, CLOCK = 5, RANDOM = 6,
@@ -44,6 +46,7 @@ public final class EntryCodec {
     private final Bytes<byte[]> out = Bytes.allocateElasticOnHeap(256);
     private final CRC32C crc = new CRC32C();
     private byte[] compressed = new byte[512];
+    private int lastRawLength;
 
     /**
      * Encodes an event into a buffer owned by this codec, valid until the next call; the node id is implied
@@ -53,6 +56,7 @@ public final class EntryCodec {
         body.clear();
         writeBody(entry, body);
         int rawLength = (int) body.readRemaining();
+        lastRawLength = rawLength;
         byte[] raw = body.underlyingObject();
         out.clear();
         out.writeInt(0); // CRC placeholder, filled below
@@ -78,6 +82,14 @@ public final class EntryCodec {
         crc.update(out.underlyingObject(), 4, (int) out.writePosition() - 4);
         out.writeInt(0, (int) crc.getValue());
         return out;
+    }
+
+    /**
+     * The length of the body of the entry last encoded, before compression: what the entry would take without LZ4,
+     * besides its {@value #HEADER_BYTES}-byte header (for measuring the format).
+     */
+    public int lastRawLength() {
+        return lastRawLength;
     }
 
     private static void writeBody(TraceEvent entry, Bytes<?> b) {
