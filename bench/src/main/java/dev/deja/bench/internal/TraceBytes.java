@@ -30,7 +30,7 @@ record TraceBytes(long entries, long storedBytes, long rawBytes, long diskBytes,
             try (NodeLog.Cursor cursor = log.cursor()) {
                 while (cursor.hasNext()) {
                     TraceEvent event = cursor.next();
-                    long storedLength = codec.encode(event).writePosition();
+                    long storedLength = codec.encode(event);
                     long rawLength = EntryCodec.HEADER_BYTES + codec.lastRawLength();
                     entries++;
                     stored += storedLength;
