@@ -59,6 +59,9 @@ final class ResultsTable {
         if (measured(recording, "recording overhead (key-value ops/s lost)")) {
             summary("recording overhead (key-value ops/s lost)", recording, "%", "< 1 %");
             summary("  the same events as SLF4J + Logback JSON instead", recording.path("slf4j_json_logging"), "%", "");
+            summary("  node CPU time per operation, recording on vs off", recording.path("node_cpu_overhead_pct"), "%", "");
+            summary("  node CPU time per operation, SLF4J JSON vs off",
+                    recording.path("slf4j_json_logging").path("node_cpu_overhead_pct"), "%", "");
             summary("  key-value ops/s, recording off", recording.path("ops_per_s_off"), "", "");
             summary("  key-value ops/s, recording on", recording.path("ops_per_s_recording"), "", "");
         }

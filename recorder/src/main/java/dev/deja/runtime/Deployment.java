@@ -51,10 +51,12 @@ public final class Deployment {
      * @param actions        kills and restarts
      * @param classpath      the classpath of the node processes
      * @param settings       recorded in {@code trace.json} for humans
+     * @param nodeJvmFlags   extra flags for the node JVMs, after {@link #childJvmFlags()} (so they override them:
+     *                       {@code -XX:TieredStopAtLevel=4} gives nodes the full JIT, as in production)
      */
     public record Plan(ClusterSpec cluster, Optional<NodeId> driver, Optional<Path> traceDirectory, Path workDirectory,
                        Duration duration, List<NodeAction> actions, String classpath, Map<String, Object> settings,
-                       String command) {
+                       String command, List<String> nodeJvmFlags) {
         public Plan {
             actions = actions.stream().sorted(Comparator.comparing(NodeAction::at)).toList();
             for (NodeAction action : actions) {
@@ -63,6 +65,15 @@ public final class Deployment {
                             + action.node() + ": not a node of the cluster");
                 }
             }
+            nodeJvmFlags = List.copyOf(nodeJvmFlags);
+        }
+
+        /** A plan whose node JVMs get only {@link #childJvmFlags()}. */
+        public Plan(ClusterSpec cluster, Optional<NodeId> driver, Optional<Path> traceDirectory, Path workDirectory,
+                    Duration duration, List<NodeAction> actions, String classpath, Map<String, Object> settings,
+                    String command) {
+            this(cluster, driver, traceDirectory, workDirectory, duration, actions, classpath, settings, command,
+                    List.of());
         }
     }
 
@@ -219,9 +230,9 @@ public final class Deployment {
     }
 
     private void launch(NodeId node, Path clusterFile) throws IOException {
-        List<String> recording = plan.traceDirectory()
-                .map(t -> List.of("-D" + Recording.PROPERTY + "=" + t.toAbsolutePath())).orElse(List.of());
-        List<String> command = childJavaCommand(recording, plan.classpath(), "dev.deja.main.NodeMain", List.of(
+        List<String> flags = new ArrayList<>(plan.nodeJvmFlags());
+        plan.traceDirectory().ifPresent(t -> flags.add("-D" + Recording.PROPERTY + "=" + t.toAbsolutePath()));
+        List<String> command = childJavaCommand(flags, plan.classpath(), "dev.deja.main.NodeMain", List.of(
                 "--cluster", clusterFile.toAbsolutePath().toString(), "--node", node.value(), "--storage",
                 plan.workDirectory().resolve(node.value()).resolve("storage").toAbsolutePath().toString()));
         Path log = plan.workDirectory().resolve(node.value() + ".log");
