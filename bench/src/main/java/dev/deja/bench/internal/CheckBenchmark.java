@@ -1,8 +1,5 @@
 package dev.deja.bench.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.deja.bench.BenchPlan;
 import dev.deja.bench.Summary;
@@ -15,9 +12,7 @@ import dev.deja.examples.Examples;
 import dev.deja.replay.ReplayResult;
 import dev.deja.replay.Replayer;
 import dev.deja.trace.Trace;
-import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,8 +20,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Checking cost, for every registered example that ships a predicate script ({@code scripts/<name>.py}): on the
@@ -37,7 +32,6 @@ import java.util.concurrent.TimeUnit;
  * event, then CPython checking the same predicates over the dumps.
  */
 final class CheckBenchmark {
-    private static final ObjectMapper JSON = JsonMapper.builder().build();
     private static final String REPLAY = "replay";
     private static final String CHECK = "check";
     private static final String RECHECK = "recheck";
@@ -62,7 +56,7 @@ final class CheckBenchmark {
                 skipped.add(example.name() + " (no " + script + ")");
                 continue;
             }
-            Optional<Path> baseline = baselineScript(example);
+            Optional<Path> baseline = JsonDumpBaseline.script(workspace.settings().home(), example);
             measure(example, script, baseline, slowdowns, rechecks, baselines);
         }
         if (slowdowns.isEmpty()) {
@@ -74,11 +68,6 @@ final class CheckBenchmark {
         results.set("recheck_from_history_speedup", Results.headline(rechecks, false,
                 "full check time / re-check-from-history time", null, skipped));
         results.set("json_dump_baseline", baselines);
-    }
-
-    private Optional<Path> baselineScript(Example example) {
-        Path script = workspace.settings().home().resolve("bench/baseline/" + example.name() + "_check.py");
-        return Files.isRegularFile(script) ? Optional.of(script) : Optional.empty();
     }
 
     private void measure(Example example, Path script, Optional<Path> baseline, Map<String, ObjectNode> slowdowns,
@@ -111,16 +100,16 @@ final class CheckBenchmark {
             check(trace, script, true);
             return (System.nanoTime() - start) / 1e9;
         });
-        if (baseline.isPresent() && python().isPresent()) {
+        if (baseline.isPresent() && JsonDumpBaseline.python().isPresent()) {
             sides.put(DUMP, () -> {
                 Workspace.delete(dumps);
                 long start = System.nanoTime();
-                StateDumper.dump(trace, dumps);
+                JsonDumpBaseline.dump(trace, dumps);
                 return (System.nanoTime() - start) / 1e9;
             });
             sides.put(PYTHON, () -> {
                 long start = System.nanoTime();
-                List<String> found = runPython(baseline.get(), dumps);
+                List<String> found = JsonDumpBaseline.check(baseline.get(), dumps);
                 double seconds = (System.nanoTime() - start) / 1e9;
                 pythonFindings.clear();
                 pythonFindings.addAll(found);
@@ -188,52 +177,13 @@ final class CheckBenchmark {
         node.put("history_bytes", historyBytes);
         node.put("disk_ratio", Results.round((double) dumpBytes / (traceBytes + historyBytes)));
         node.put("disk_unit", "JSON dumps / (trace + check history) on disk");
-        TreeSet<String> deja = new TreeSet<>();
-        findings.stream().filter(v -> v.kind() == Violation.Kind.ALWAYS && v.status() == Violation.Status.VIOLATED)
-                .forEach(v -> deja.add(v.predicate() + "@" + v.event().position()));
-        TreeSet<String> python = new TreeSet<>(pythonFindings);
+        Set<String> deja = JsonDumpBaseline.dejaFindings(findings);
+        Set<String> python = new TreeSet<>(pythonFindings);
         node.put("deja_findings", deja.size());
         node.put("python_findings", python.size());
         node.put("same_findings", deja.equals(python));
         node.put("note", "the dumps carry Deja's merged event order, which a real dump would lack");
         return node;
-    }
-
-    /** Runs the baseline checker; returns its findings as {@code predicate@position}. */
-    private static List<String> runPython(Path script, Path dumps) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(python().orElseThrow(), script.toString(), dumps.toString())
-                .redirectErrorStream(false).start();
-        byte[] out = process.getInputStream().readAllBytes();
-        String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(10, TimeUnit.MINUTES) || process.exitValue() != 0) {
-            throw new IllegalStateException(script + " failed (exit " + process.exitValue() + "): " + err.strip());
-        }
-        List<String> findings = new ArrayList<>();
-        for (String line : new String(out, StandardCharsets.UTF_8).split("\n")) {
-            if (line.isBlank()) {
-                continue;
-            }
-            JsonNode finding = JSON.readTree(line);
-            if (finding.has("predicate")) {
-                findings.add(finding.get("predicate").asText() + "@" + finding.get("position").asLong());
-            }
-        }
-        return findings;
-    }
-
-    /** The CPython interpreter on the PATH, if any. */
-    static Optional<String> python() {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return Optional.empty();
-        }
-        for (String directory : path.split(java.io.File.pathSeparator)) {
-            Path candidate = Path.of(directory, "python3");
-            if (Files.isExecutable(candidate)) {
-                return Optional.of(candidate.toString());
-            }
-        }
-        return Optional.empty();
     }
 
     private static void describeTrace(ObjectNode node, Workspace.ExampleTrace made, long events) {

@@ -62,6 +62,7 @@ final class Results {
         node.set("median", chosen.get("median"));
         node.set("min", chosen.get("min"));
         node.set("max", chosen.get("max"));
+        node.set("samples", chosen.get("samples"));
         node.put("example", worst);
         node.put("unit", unit);
         if (goal != null) {

@@ -24,8 +24,7 @@ final class ViewerSection {
                 .map(ServiceLoader.Provider::get).toList();
         if (hooks.isEmpty()) {
             result.put("measured", false);
-            result.put("reason", "no " + ViewerBenchmark.class.getName() + " implementation on the classpath (the"
-                    + " viewer registers one through META-INF/services)");
+            result.put("reason", "no viewer benchmark hook (" + ViewerBenchmark.class.getName() + ") registered");
             workspace.progress().say("viewer: not measured (no %s on the classpath)", ViewerBenchmark.class.getSimpleName());
             return result;
         }
