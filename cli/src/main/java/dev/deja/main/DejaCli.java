@@ -1,5 +1,6 @@
 package dev.deja.main;
 
+import dev.deja.cli.BenchCommand;
 import dev.deja.cli.CheckCommand;
 import dev.deja.cli.DemoCommand;
 import dev.deja.cli.DeployCommand;
@@ -30,6 +31,7 @@ import picocli.CommandLine.Command;
                 ViewCommand.class,
                 ExportCommand.class,
                 NodeCommand.class,
+                BenchCommand.class,
                 ExamplesCommand.class, CommandLine.HelpCommand.class})
 public final class DejaCli implements Runnable {
     @CommandLine.Spec
