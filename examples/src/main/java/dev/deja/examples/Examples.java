@@ -1,12 +1,14 @@
 package dev.deja.examples;
 
 import dev.deja.examples.paxos.PaxosExample;
+import dev.deja.examples.store.StoreExample;
 import java.util.List;
 import java.util.Optional;
 
 /** The registry of built-in examples, by CLI name. */
 public final class Examples {
-    private static final List<Example> ALL = List.of(new PaxosExample());
+    private static final List<Example> ALL = List.of(new PaxosExample(),
+            new StoreExample());
 
     private Examples() {
     }

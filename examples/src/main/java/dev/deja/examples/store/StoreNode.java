@@ -1,0 +1,597 @@
+package dev.deja.examples.store;
+
+import dev.deja.examples.store.StoreMessage.Copy;
+import dev.deja.examples.store.StoreMessage.Drop;
+import dev.deja.examples.store.StoreMessage.Heartbeat;
+import dev.deja.examples.store.StoreMessage.MoveDone;
+import dev.deja.examples.store.StoreMessage.MoveRefused;
+import dev.deja.examples.store.StoreMessage.MoveRejected;
+import dev.deja.examples.store.StoreMessage.MoveRequest;
+import dev.deja.examples.store.StoreMessage.Publish;
+import dev.deja.examples.store.StoreMessage.PublishAck;
+import dev.deja.examples.store.StoreMessage.Put;
+import dev.deja.examples.store.StoreMessage.PutDone;
+import dev.deja.examples.store.StoreMessage.Store;
+import dev.deja.examples.store.StoreMessage.Unpublish;
+import dev.deja.node.Env;
+import dev.deja.node.Node;
+import dev.deja.node.NodeId;
+import dev.deja.node.Storage;
+import dev.deja.node.TimerId;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * A node of the replicated object store, after BitVault (WiDS Checker paper, section 4.3).
+ *
+ * <p>Objects hash onto a ring; the <em>owner</em> of an object is the first live node at or after its position
+ * (in this node's membership view) and keeps the object's {@link IndexEntry} (which nodes hold its replicas) in
+ * memory only. Replicas are durable in {@link Storage}. A holder <em>publishes</em> each replica to the owner
+ * until the owner acknowledges, and again whenever the owner changes.
+ *
+ * <ul>
+ *   <li>Membership: heartbeats to every peer; a peer not heard for {@link #FAILURE_TIMEOUT_MILLIS} is declared
+ *       failed, and one heard again rejoins.</li>
+ *   <li>Put: the owner places {@link #DEGREE} replicas on the object's successors and answers the client once
+ *       the index lists that many.</li>
+ *   <li>Repair: when a holder is declared failed, its owners drop it from their entries and copy a surviving
+ *       replica to new nodes, retrying until the degree is back; after any membership change the owner also
+ *       repairs entries it took over with too few holders.</li>
+ *   <li>Remove-extra-replicas: periodically, an entry with more than {@link #DEGREE} holders loses its newest
+ *       ones (over-repair after retries and transient failures).</li>
+ *   <li>Load balancing: a node with at least {@link #BALANCE_THRESHOLD} more replicas than the least loaded live
+ *       peer moves one replica there. The move goes through the owner, which swaps source for target in the
+ *       index at once, so remove-extra-replicas never sees the target as an extra.</li>
+ *   <li>Transient failures: heartbeats carry the incarnation; a peer whose incarnation grew restarted and lost its
+ *       index, so holders publish to it again, and a restarted node repairs what it re-learned too thin.</li>
+ * </ul>
+ *
+ * <p>Bugs ({@code bug} argument): {@code balance-race} moves replicas without the owner (copy, wait for the
+ * target to be indexed, delete, unpublish), racing remove-extra-replicas, which may delete the new copy while
+ * the source deletes the old one; {@code transient-failure} ignores incarnations, so a node restarted faster
+ * than the failure-detection timeout is never re-published to and its objects' replicas stay orphaned.
+ */
+public final class StoreNode implements Node {
+    /** The bugs this node understands, name to description, in CLI order. */
+    static final Map<String, String> BUGS = bugs();
+
+    /** Replicas every object should have. */
+    public static final int DEGREE = 3;
+    static final Duration HEARTBEAT_INTERVAL = Duration.ofMillis(250);
+    /** A peer not heard from for this long is declared failed; restarts faster than this go unnoticed. */
+    public static final long FAILURE_TIMEOUT_MILLIS = 4000;
+    static final long PUBLISH_RETRY_MILLIS = 500;
+    static final long REPAIR_RETRY_MILLIS = 1000;
+    /** After a membership change or a restart, how long publishes may take before thin entries are repaired. */
+    static final long REPAIR_GRACE_MILLIS = 1000;
+    static final Duration REMOVE_EXTRA_INTERVAL = Duration.ofMillis(200);
+    static final Duration BALANCE_INTERVAL = Duration.ofMillis(500);
+    static final int BALANCE_THRESHOLD = 2;
+    static final long MOVE_TIMEOUT_MILLIS = 2000;
+    static final int MAX_PUT_HOPS = 3;
+
+    private static final String HEARTBEAT_TAG = "heartbeat";
+    private static final String REMOVE_EXTRA_TAG = "remove-extra";
+    private static final String BALANCE_TAG = "balance";
+    private static final String REPLICA_LIST_KEY = "replicas";
+    private static final String REPLICA_KEY_PREFIX = "replica/";
+
+    private boolean balanceRaceBug;
+    private boolean transientFailureBug;
+    private NodeId self;
+    private int incarnation;
+    private Ring ring;
+
+    // Membership. Exposed to the checker: position, view, viewChangedAt.
+    private long position;
+    private final TreeSet<NodeId> view = new TreeSet<>();
+    private long viewChangedAt;
+    private final TreeMap<NodeId, Long> lastHeard = new TreeMap<>();
+    private final TreeMap<NodeId, Integer> peerLoads = new TreeMap<>();
+    private final TreeMap<NodeId, Integer> peerIncarnations = new TreeMap<>();
+
+    // Holder side.
+    private final TreeMap<String, Replica> replicas = new TreeMap<>();
+    /** balance-race only: objects moved here, to the node that moved them, until the move is confirmed. */
+    private final TreeMap<String, NodeId> moveIns = new TreeMap<>();
+    private String moving;
+    private long movingUntilMillis;
+
+    // Owner side, in memory only.
+    private final TreeMap<String, IndexEntry> index = new TreeMap<>();
+    /** When to look for entries with too few holders after a membership change; -1 when not due. */
+    private long repairCheckAtMillis = -1;
+
+    public StoreNode() {
+    }
+
+    private static Map<String, String> bugs() {
+        Map<String, String> bugs = new LinkedHashMap<>();
+        bugs.put("balance-race", "load balancing moves a replica without the owner and races remove-extra-replicas, "
+                + "which deletes the new copy while the source deletes the old one: 3 replicas become 2 "
+                + "(the paper's replica loss due to protocol races)");
+        bugs.put("transient-failure", "a node restarted faster than the failure-detection timeout loses its in-memory "
+                + "index and nobody re-publishes to it (the paper's mishandling of transient failures)");
+        return Collections.unmodifiableMap(bugs);
+    }
+
+    @Override
+    public void onStart(Env env) {
+        String bug = env.args().get("bug");
+        if (bug != null && !BUGS.containsKey(bug)) {
+            throw new IllegalArgumentException("unknown store bug '" + bug + "'; valid bugs: "
+                    + String.join(", ", BUGS.keySet()));
+        }
+        balanceRaceBug = "balance-race".equals(bug);
+        transientFailureBug = "transient-failure".equals(bug);
+        self = env.self();
+        incarnation = env.incarnation();
+        List<NodeId> all = new ArrayList<>(env.peers());
+        all.add(self);
+        ring = new Ring(all);
+        position = Ring.position(self.value());
+
+        // Every peer counts as live until the failure detector says otherwise.
+        long now = env.nowMillis();
+        view.addAll(all);
+        viewChangedAt = now;
+        for (NodeId peer : env.peers()) {
+            lastHeard.put(peer, now);
+        }
+        for (String objectId : readReplicaList(env.storage())) {
+            replicas.put(objectId, new Replica(objectId));
+        }
+        if (incarnation > 1) {
+            env.log("restarted with " + replicas.size() + " replicas and an empty index");
+            if (!transientFailureBug) {
+                // Re-learn the index: holders publish again once they see the new incarnation; then repair.
+                repairCheckAtMillis = now + REPAIR_GRACE_MILLIS;
+            }
+        }
+        sendHeartbeats(env);
+        for (Replica replica : replicas.values()) {
+            publish(env, replica);
+        }
+        env.setTimer(HEARTBEAT_INTERVAL, HEARTBEAT_TAG);
+        env.setTimer(Duration.ofMillis(1 + env.random().nextLong(REMOVE_EXTRA_INTERVAL.toMillis())), REMOVE_EXTRA_TAG);
+        env.setTimer(Duration.ofMillis(1 + env.random().nextLong(BALANCE_INTERVAL.toMillis())), BALANCE_TAG);
+    }
+
+    @Override
+    public void onMessage(Env env, NodeId from, Object message) {
+        if (!(message instanceof StoreMessage storeMessage)) {
+            env.log("ignored an unexpected " + message.getClass().getSimpleName() + " from " + from);
+            return;
+        }
+        switch (storeMessage) {
+            case Heartbeat heartbeat -> onHeartbeat(env, from, heartbeat);
+            case Put put -> onPut(env, put);
+            case Store store -> onStore(env, store);
+            case Publish publish -> onPublish(env, from, publish);
+            case PublishAck ack -> onPublishAck(env, from, ack);
+            case Copy copy -> onCopy(env, copy);
+            case Drop drop -> onDrop(env, drop);
+            case MoveRequest request -> onMoveRequest(env, from, request);
+            case MoveRejected rejected -> moveEnded(rejected.objectId());
+            case MoveRefused refused -> moveEnded(refused.objectId());
+            case MoveDone done -> onMoveDone(env, done);
+            case Unpublish unpublish -> onUnpublish(from, unpublish);
+            case PutDone _ -> env.log("ignored a PutDone from " + from);
+        }
+    }
+
+    @Override
+    public void onTimer(Env env, TimerId timer, Object tag) {
+        switch (String.valueOf(tag)) {
+            case HEARTBEAT_TAG -> {
+                onHeartbeatTick(env);
+                env.setTimer(HEARTBEAT_INTERVAL, HEARTBEAT_TAG);
+            }
+            case REMOVE_EXTRA_TAG -> {
+                removeExtraReplicas(env);
+                env.setTimer(REMOVE_EXTRA_INTERVAL, REMOVE_EXTRA_TAG);
+            }
+            case BALANCE_TAG -> {
+                balanceLoad(env);
+                env.setTimer(BALANCE_INTERVAL, BALANCE_TAG);
+            }
+            default -> env.log("ignored an unknown timer " + tag);
+        }
+    }
+
+    // ---- Membership ----
+
+    private void sendHeartbeats(Env env) {
+        Heartbeat heartbeat = new Heartbeat(incarnation, replicas.size());
+        for (NodeId peer : env.peers()) {
+            env.send(peer, heartbeat);
+        }
+    }
+
+    private void onHeartbeat(Env env, NodeId from, Heartbeat heartbeat) {
+        lastHeard.put(from, env.nowMillis());
+        peerLoads.put(from, heartbeat.load());
+        Integer known = peerIncarnations.put(from, heartbeat.incarnation());
+        if (!view.contains(from)) {
+            view.add(from);
+            membershipChanged(env, from + " joined", Set.of());
+        } else if (known != null && heartbeat.incarnation() > known && !transientFailureBug) {
+            peerRestarted(env, from);
+        }
+    }
+
+    /** A peer came back faster than the failure detector: it lost its index, so publish to it again. */
+    private void peerRestarted(Env env, NodeId peer) {
+        int count = 0;
+        for (Replica replica : replicas.values()) {
+            if (peer.equals(replica.publishedTo)) {
+                replica.publishedTo = null;
+                publish(env, replica);
+                count++;
+            }
+        }
+        env.log(peer + " restarted; published " + count + " replicas to it again");
+    }
+
+    private void onHeartbeatTick(Env env) {
+        long now = env.nowMillis();
+        sendHeartbeats(env);
+        Set<NodeId> failed = new TreeSet<>();
+        for (NodeId peer : view) {
+            if (!peer.equals(self) && now - lastHeard.get(peer) > FAILURE_TIMEOUT_MILLIS) {
+                failed.add(peer);
+            }
+        }
+        if (!failed.isEmpty()) {
+            view.removeAll(failed);
+            membershipChanged(env, failed + " failed", failed);
+        }
+        for (Replica replica : replicas.values()) {
+            NodeId owner = ring.owner(replica.key, view);
+            if (!owner.equals(replica.publishedTo) && now - replica.publishedAtMillis >= PUBLISH_RETRY_MILLIS) {
+                publish(env, replica);
+            }
+        }
+        repair(env, now);
+    }
+
+    private void membershipChanged(Env env, String change, Set<NodeId> failed) {
+        long now = env.nowMillis();
+        viewChangedAt = now;
+        env.log("membership: " + change + "; view " + view);
+        List<String> handedOff = new ArrayList<>();
+        for (IndexEntry entry : index.values()) {
+            if (!self.equals(ring.owner(entry.key, view))) {
+                handedOff.add(entry.objectId);
+            } else if (entry.holders.removeAll(failed)) {
+                entry.repairing = true;
+                entry.nextRepairMillis = now;
+            }
+            if (entry.move != null && (failed.contains(entry.move.source()) || failed.contains(entry.move.target()))) {
+                entry.move = null;
+            }
+        }
+        handedOff.forEach(index::remove); // the holders publish to the new owner
+        for (Replica replica : replicas.values()) {
+            if (!ring.owner(replica.key, view).equals(replica.publishedTo)) {
+                replica.publishedTo = null;
+                publish(env, replica);
+            }
+        }
+        // Entries taken over from a failed owner may miss a holder that failed with it.
+        repairCheckAtMillis = now + REPAIR_GRACE_MILLIS;
+    }
+
+    // ---- Holder ----
+
+    private void publish(Env env, Replica replica) {
+        replica.publishedAtMillis = env.nowMillis();
+        env.send(ring.owner(replica.key, view), new Publish(replica.objectId));
+    }
+
+    private void onStore(Env env, Store store) {
+        if (replicas.containsKey(store.objectId())) {
+            if (store.movedFrom() != null) {
+                env.send(store.movedFrom(), new MoveRefused(store.objectId()));
+            }
+            Replica replica = replicas.get(store.objectId());
+            if (replica.publishedTo == null) {
+                publish(env, replica);
+            }
+            return;
+        }
+        Storage storage = env.storage();
+        storage.write(REPLICA_KEY_PREFIX + store.objectId(), bytes(store.data()));
+        Replica replica = new Replica(store.objectId());
+        replicas.put(store.objectId(), replica);
+        writeReplicaList(storage);
+        storage.sync();
+        if (store.movedFrom() != null) {
+            moveIns.put(store.objectId(), store.movedFrom());
+        }
+        publish(env, replica);
+    }
+
+    private void onPublishAck(Env env, NodeId from, PublishAck ack) {
+        Replica replica = replicas.get(ack.objectId());
+        if (replica == null) {
+            return;
+        }
+        replica.publishedTo = from;
+        NodeId source = moveIns.remove(ack.objectId());
+        if (source != null) {
+            // balance-race: the copy is indexed, so the source may delete its own; the owner is not told.
+            env.send(source, new MoveDone(ack.objectId()));
+        }
+    }
+
+    private void onCopy(Env env, Copy copy) {
+        if (!replicas.containsKey(copy.objectId())) {
+            return; // the owner's index is stale; its retry picks another source
+        }
+        env.send(copy.target(), new Store(copy.objectId(), readData(env, copy.objectId()), null));
+    }
+
+    private void onDrop(Env env, Drop drop) {
+        if (replicas.containsKey(drop.objectId())) {
+            env.log("dropping the replica of " + drop.objectId());
+            deleteReplica(env, drop.objectId());
+        }
+        moveEnded(drop.objectId());
+    }
+
+    private void deleteReplica(Env env, String objectId) {
+        replicas.remove(objectId);
+        moveIns.remove(objectId);
+        Storage storage = env.storage();
+        storage.write(REPLICA_KEY_PREFIX + objectId, null);
+        writeReplicaList(storage);
+        storage.sync();
+    }
+
+    // ---- Owner ----
+
+    private boolean owns(long key) {
+        return self.equals(ring.owner(key, view));
+    }
+
+    private void onPut(Env env, Put put) {
+        long key = Ring.position(put.objectId());
+        NodeId owner = ring.owner(key, view);
+        if (!owner.equals(self)) {
+            if (put.hops() < MAX_PUT_HOPS) {
+                env.send(owner, new Put(put.objectId(), put.data(), put.replyTo(), put.hops() + 1));
+            }
+            return; // the client retries
+        }
+        IndexEntry entry = index.computeIfAbsent(put.objectId(), IndexEntry::new);
+        if (entry.holders.size() >= DEGREE) {
+            env.send(put.replyTo(), new PutDone(put.objectId()));
+            return;
+        }
+        entry.waitingClients.add(put.replyTo());
+        entry.pendingData = put.data();
+        for (NodeId target : ring.successors(key, view, DEGREE)) {
+            if (!entry.holders.contains(target)) {
+                env.send(target, new Store(put.objectId(), put.data(), null));
+            }
+        }
+    }
+
+    private void onPublish(Env env, NodeId from, Publish publish) {
+        long key = Ring.position(publish.objectId());
+        if (!owns(key)) {
+            return; // views disagree for now; the holder publishes again
+        }
+        IndexEntry entry = index.computeIfAbsent(publish.objectId(), IndexEntry::new);
+        entry.holders.add(from);
+        if (entry.move != null && entry.move.target().equals(from)) {
+            // The approved move is done: the source leaves the index in the same step the target enters it.
+            NodeId source = entry.move.source();
+            entry.move = null;
+            if (entry.holders.remove(source)) {
+                env.send(source, new Drop(publish.objectId()));
+            }
+        }
+        env.send(from, new PublishAck(publish.objectId()));
+        if (entry.holders.size() >= DEGREE) {
+            entry.repairing = false;
+            entry.pendingData = null;
+            for (NodeId client : entry.waitingClients) {
+                env.send(client, new PutDone(publish.objectId()));
+            }
+            entry.waitingClients.clear();
+        }
+    }
+
+    private void onUnpublish(NodeId from, Unpublish unpublish) {
+        IndexEntry entry = index.get(unpublish.objectId());
+        if (entry != null) {
+            entry.holders.remove(from);
+            if (entry.holders.isEmpty()) {
+                index.remove(unpublish.objectId());
+            }
+        }
+    }
+
+    /** Copies a surviving replica to new nodes for every entry under repair that is still short of holders. */
+    private void repair(Env env, long now) {
+        if (repairCheckAtMillis >= 0 && now >= repairCheckAtMillis) {
+            repairCheckAtMillis = -1;
+            for (IndexEntry entry : index.values()) {
+                if (entry.holders.size() < DEGREE && !entry.repairing && entry.pendingData == null) {
+                    entry.repairing = true;
+                    entry.nextRepairMillis = now;
+                }
+            }
+        }
+        for (IndexEntry entry : index.values()) {
+            if (!entry.repairing) {
+                continue;
+            }
+            if (entry.holders.size() >= DEGREE) {
+                entry.repairing = false;
+                continue;
+            }
+            if (now < entry.nextRepairMillis) {
+                continue;
+            }
+            if (entry.holders.isEmpty()) {
+                env.log("cannot repair " + entry.objectId + ": no replica left");
+                entry.repairing = false;
+                continue;
+            }
+            NodeId source = entry.holders.getFirst();
+            int missing = DEGREE - entry.holders.size();
+            for (NodeId target : ring.successors(entry.key, view, view.size())) {
+                if (missing == 0) {
+                    break;
+                }
+                if (!entry.holders.contains(target)) {
+                    env.send(source, new Copy(entry.objectId, target));
+                    missing--;
+                }
+            }
+            env.log("repairing " + entry.objectId + " (holders " + entry.holders + ")");
+            entry.nextRepairMillis = now + REPAIR_RETRY_MILLIS;
+        }
+    }
+
+    /** Deletes the newest holders of entries with more than {@link #DEGREE}: over-repair from retries. */
+    private void removeExtraReplicas(Env env) {
+        long now = env.nowMillis();
+        for (IndexEntry entry : index.values()) {
+            if (entry.holders.size() <= DEGREE || entry.moving(now)) {
+                continue;
+            }
+            List<NodeId> newest = new ArrayList<>(entry.holders).subList(DEGREE, entry.holders.size());
+            for (NodeId extra : List.copyOf(newest)) {
+                entry.holders.remove(extra);
+                env.send(extra, new Drop(entry.objectId));
+            }
+            env.log("removed extra replicas of " + entry.objectId + " on " + newest + "; holders " + entry.holders);
+        }
+    }
+
+    // ---- Load balancing ----
+
+    private void balanceLoad(Env env) {
+        long now = env.nowMillis();
+        if (moving != null && now < movingUntilMillis) {
+            return;
+        }
+        moving = null;
+        NodeId target = null;
+        int targetLoad = Integer.MAX_VALUE;
+        for (NodeId peer : view) {
+            Integer load = peerLoads.get(peer);
+            if (!peer.equals(self) && load != null && load < targetLoad) {
+                target = peer;
+                targetLoad = load;
+            }
+        }
+        if (target == null || replicas.size() - targetLoad < BALANCE_THRESHOLD) {
+            return;
+        }
+        List<Replica> indexed = replicas.values().stream().filter(r -> r.publishedTo != null).toList();
+        if (indexed.isEmpty()) {
+            return;
+        }
+        Replica replica = indexed.get(env.random().nextInt(indexed.size()));
+        moving = replica.objectId;
+        movingUntilMillis = now + MOVE_TIMEOUT_MILLIS;
+        peerLoads.put(target, targetLoad + 1); // until its next heartbeat says otherwise
+        env.log("moving " + replica.objectId + " to " + target + " (load " + replicas.size() + " vs " + targetLoad + ")");
+        if (balanceRaceBug) {
+            env.send(target, new Store(replica.objectId, readData(env, replica.objectId), self));
+        } else {
+            env.send(replica.publishedTo, new MoveRequest(replica.objectId, target));
+        }
+    }
+
+    /** The owner approves a move if the entry is settled: exactly the degree, source in, target out, no move. */
+    private void onMoveRequest(Env env, NodeId from, MoveRequest request) {
+        long now = env.nowMillis();
+        IndexEntry entry = index.get(request.objectId());
+        boolean approved = entry != null && owns(entry.key) && !entry.repairing && !entry.moving(now)
+                && entry.holders.size() == DEGREE && entry.holders.contains(from)
+                && !entry.holders.contains(request.target()) && view.contains(request.target());
+        if (!approved) {
+            env.send(from, new MoveRejected(request.objectId()));
+            return;
+        }
+        entry.move = new IndexEntry.Move(from, request.target(), now + MOVE_TIMEOUT_MILLIS);
+        env.send(from, new Copy(request.objectId(), request.target()));
+    }
+
+    /** balance-race: the target is indexed, so delete the local replica and tell the owner. */
+    private void onMoveDone(Env env, MoveDone done) {
+        Replica replica = replicas.get(done.objectId());
+        if (replica != null) {
+            env.log("moved " + done.objectId() + " away; deleting the local replica");
+            deleteReplica(env, done.objectId());
+            env.send(ring.owner(replica.key, view), new Unpublish(done.objectId()));
+        }
+        moveEnded(done.objectId());
+    }
+
+    private void moveEnded(String objectId) {
+        if (objectId.equals(moving)) {
+            moving = null;
+        }
+    }
+
+    // ---- Storage ----
+
+    private static List<String> readReplicaList(Storage storage) {
+        return storage.read(REPLICA_LIST_KEY).map(StoreNode::string)
+                .map(text -> text.isEmpty() ? List.<String>of() : List.of(text.split("\n"))).orElse(List.of());
+    }
+
+    private void writeReplicaList(Storage storage) {
+        storage.write(REPLICA_LIST_KEY, bytes(String.join("\n", replicas.keySet())));
+    }
+
+    private static String readData(Env env, String objectId) {
+        return env.storage().read(REPLICA_KEY_PREFIX + objectId).map(StoreNode::string).orElse("");
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String string(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    // ---- For tests and the checker ----
+
+    /** The objects this node holds replicas of. */
+    Set<String> replicaIds() {
+        return Collections.unmodifiableSet(replicas.keySet());
+    }
+
+    /** The holders of each object this node indexes. */
+    Map<String, List<NodeId>> indexHolders() {
+        Map<String, List<NodeId>> out = new TreeMap<>();
+        index.forEach((id, entry) -> out.put(id, List.copyOf(entry.holders)));
+        return out;
+    }
+
+    /** The nodes this node considers live, itself included. */
+    Set<NodeId> view() {
+        return Collections.unmodifiableSet(view);
+    }
+
+    long position() {
+        return position;
+    }
+}
