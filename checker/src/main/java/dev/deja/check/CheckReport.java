@@ -28,6 +28,8 @@ public record CheckReport(String trace, String script, long eventsChecked, boole
             .addModule(new Jdk8Module())
             .enable(SerializationFeature.INDENT_OUTPUT)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            // Row and aux values are normalized to Long for integers; read them back the same way.
+            .enable(DeserializationFeature.USE_LONG_FOR_INTS)
             .build();
 
     public CheckReport {

@@ -1,5 +1,6 @@
 package dev.deja.check;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -16,16 +17,21 @@ import java.util.Optional;
  *                    the trace, and for everything that is not a span
  * @param aux         the predicate's auxiliary values at {@code event}, by name in declaration order (normalized
  *                    like row values; a value may be null)
+ * @param auxAtEnd    for a span, the auxiliary values at the last event at which the predicate was still false
+ *                    (the end of the trace for an open span): a stability measure there tells a real liveness
+ *                    violation from a false alarm; empty for everything that is not a span
  * @param message     for ERROR the Python traceback, for TIMEOUT the limit; otherwise empty
  */
 public record Violation(String predicate, Kind kind, Status status, CheckedEvent event,
-                        Optional<Long> endPosition, Map<String, Object> aux, String message) {
+                        Optional<Long> endPosition, Map<String, Object> aux, Map<String, Object> auxAtEnd,
+                        String message) {
     /** How the predicate was declared. */
     public enum Kind { ALWAYS, EVENTUALLY }
 
     /** What the check found. */
     public enum Status { VIOLATED, ERROR, TIMEOUT }
 
+    @JsonCreator
     public Violation {
         Objects.requireNonNull(predicate, "predicate");
         Objects.requireNonNull(kind, "kind");
@@ -34,6 +40,14 @@ public record Violation(String predicate, Kind kind, Status status, CheckedEvent
         Objects.requireNonNull(endPosition, "endPosition");
         // Aux values may be None in Python (null here), so no Map.copyOf; declaration order is kept.
         aux = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(aux));
+        // Reports written before spans kept their end values have no auxAtEnd.
+        auxAtEnd = auxAtEnd == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(auxAtEnd));
         Objects.requireNonNull(message, "message");
+    }
+
+    /** A finding that is not a span (or a span whose end values are not known). */
+    public Violation(String predicate, Kind kind, Status status, CheckedEvent event, Optional<Long> endPosition,
+                     Map<String, Object> aux, String message) {
+        this(predicate, kind, status, event, endPosition, aux, Map.of(), message);
     }
 }

@@ -194,7 +194,7 @@ public final class CheckCommand implements Callable<Integer> {
             rows.add(new String[] {"POSITION", "LAMPORT", "NODE", "PREDICATE", "STATUS", "AUX"});
             for (Violation v : violations) {
                 rows.add(new String[] {Long.toString(v.event().position()), Long.toString(v.event().lamport()),
-                        v.event().node().value(), v.predicate(), status(v), aux(v.aux())});
+                        v.event().node().value(), v.predicate(), status(v), auxColumn(v)});
             }
             int[] widths = widths(rows);
             for (int r = 0; r < rows.size(); r++) {
@@ -256,6 +256,11 @@ public final class CheckCommand implements Callable<Integer> {
             }
         }
         return out.toString().stripTrailing();
+    }
+
+    /** A finding's aux values; for a span, also those at its last false event. */
+    private static String auxColumn(Violation v) {
+        return v.auxAtEnd().isEmpty() ? aux(v.aux()) : aux(v.aux()) + "  (at end: " + aux(v.auxAtEnd()) + ")";
     }
 
     /** Aux values the way Python would print them, since that is what the script author wrote. */
