@@ -24,9 +24,10 @@ import java.util.TreeSet;
  * @param references objects whose owner's entry lists a holder without a replica (dangling) or misses a member
  *                   that holds one (orphan), to a description
  * @param degree     objects without exactly {@link StoreNode#DEGREE} replicas, to a description
+ * @param membershipChangedAtMillis the latest time (by the nodes' clocks) a node's view changed or a node started
  */
 public record StoreAudit(Set<NodeId> members, Map<String, Set<NodeId>> replicas, Map<String, String> ownership,
-                         Map<String, String> references, Map<String, String> degree) {
+                         Map<String, String> references, Map<String, String> degree, long membershipChangedAtMillis) {
     public StoreAudit {
         members = Collections.unmodifiableSet(new TreeSet<>(members));
         replicas = Collections.unmodifiableMap(new TreeMap<>(replicas));
@@ -84,7 +85,8 @@ public record StoreAudit(Set<NodeId> members, Map<String, Set<NodeId>> replicas,
                 degree.put(objectId, objectId + ": " + holders.size() + " replicas on " + holders);
             }
         });
-        return new StoreAudit(members, replicas, ownership, references, degree);
+        long membershipChangedAt = store.values().stream().mapToLong(StoreNode::viewChangedAt).max().orElse(0);
+        return new StoreAudit(members, replicas, ownership, references, degree, membershipChangedAt);
     }
 
     /** Whether all three properties hold. */

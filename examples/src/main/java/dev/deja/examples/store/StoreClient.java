@@ -26,7 +26,7 @@ public final class StoreClient implements WorkloadDriver {
     static final Duration PUT_SPACING = Duration.ofMillis(40);
     static final Duration RETRY_INTERVAL = Duration.ofMillis(1000);
     /** How long the run goes on after the last object is stored. */
-    public static final Duration SETTLE = Duration.ofSeconds(8);
+    public static final Duration SETTLE = Duration.ofSeconds(6);
 
     private static final String PUT_TAG = "put";
     private static final String RETRY_TAG = "retry";

@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,8 +39,8 @@ import java.util.TreeSet;
  * until the owner acknowledges, and again whenever the owner changes.
  *
  * <ul>
- *   <li>Membership: heartbeats to every peer; a peer not heard for {@link #FAILURE_TIMEOUT_MILLIS} is declared
- *       failed, and one heard again rejoins.</li>
+ *   <li>Membership: heartbeats to every peer; a peer not heard for {@link #FAILURE_TIMEOUT_MILLIS} (argument
+ *       {@code failure-timeout-ms}) is declared failed, and one heard again rejoins.</li>
  *   <li>Put: the owner places {@link #DEGREE} replicas on the object's successors and answers the client once
  *       the index lists that many.</li>
  *   <li>Repair: when a holder is declared failed, its owners drop it from their entries and copy a surviving
@@ -65,9 +66,14 @@ public final class StoreNode implements Node {
 
     /** Replicas every object should have. */
     public static final int DEGREE = 3;
-    static final Duration HEARTBEAT_INTERVAL = Duration.ofMillis(250);
-    /** A peer not heard from for this long is declared failed; restarts faster than this go unnoticed. */
+    static final Duration HEARTBEAT_INTERVAL = Duration.ofMillis(500);
+    /**
+     * By default, a peer not heard from for this long is declared failed; restarts faster than this go unnoticed.
+     * The {@code failure-timeout-ms} argument changes it.
+     */
     public static final long FAILURE_TIMEOUT_MILLIS = 4000;
+    /** The node argument that sets the failure-detection timeout in milliseconds. */
+    public static final String FAILURE_TIMEOUT_ARG = "failure-timeout-ms";
     static final long PUBLISH_RETRY_MILLIS = 500;
     static final long REPAIR_RETRY_MILLIS = 1000;
     /** After a membership change or a restart, how long publishes may take before thin entries are repaired. */
@@ -89,6 +95,7 @@ public final class StoreNode implements Node {
     private NodeId self;
     private int incarnation;
     private Ring ring;
+    private long failureTimeoutMillis;
 
     // Membership. Exposed to the checker: position, view, viewChangedAt.
     private long position;
@@ -103,7 +110,10 @@ public final class StoreNode implements Node {
     /** balance-race only: objects moved here, to the node that moved them, until the move is confirmed. */
     private final TreeMap<String, NodeId> moveIns = new TreeMap<>();
     private String moving;
+    private NodeId movingTo;
     private long movingUntilMillis;
+    /** Moves refused since this node's replicas last changed, as "object target": not worth asking again. */
+    private final TreeSet<String> refusedMoves = new TreeSet<>();
 
     // Owner side, in memory only.
     private final TreeMap<String, IndexEntry> index = new TreeMap<>();
@@ -130,6 +140,7 @@ public final class StoreNode implements Node {
             throw new IllegalArgumentException("unknown store bug '" + bug + "'; valid bugs: "
                     + String.join(", ", BUGS.keySet()));
         }
+        failureTimeoutMillis = failureTimeout(env.args().get(FAILURE_TIMEOUT_ARG));
         balanceRaceBug = "balance-race".equals(bug);
         transientFailureBug = "transient-failure".equals(bug);
         self = env.self();
@@ -180,8 +191,8 @@ public final class StoreNode implements Node {
             case Copy copy -> onCopy(env, copy);
             case Drop drop -> onDrop(env, drop);
             case MoveRequest request -> onMoveRequest(env, from, request);
-            case MoveRejected rejected -> moveEnded(rejected.objectId());
-            case MoveRefused refused -> moveEnded(refused.objectId());
+            case MoveRejected rejected -> moveRefused(rejected.objectId());
+            case MoveRefused refused -> moveRefused(refused.objectId());
             case MoveDone done -> onMoveDone(env, done);
             case Unpublish unpublish -> onUnpublish(from, unpublish);
             case PutDone _ -> env.log("ignored a PutDone from " + from);
@@ -205,6 +216,22 @@ public final class StoreNode implements Node {
             }
             default -> env.log("ignored an unknown timer " + tag);
         }
+    }
+
+    private static long failureTimeout(String argument) {
+        if (argument == null) {
+            return FAILURE_TIMEOUT_MILLIS;
+        }
+        try {
+            long millis = Long.parseLong(argument);
+            if (millis > 2 * HEARTBEAT_INTERVAL.toMillis()) {
+                return millis;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(FAILURE_TIMEOUT_ARG + " must be a number of milliseconds above "
+                + 2 * HEARTBEAT_INTERVAL.toMillis() + ", was '" + argument + "'");
     }
 
     // ---- Membership ----
@@ -246,7 +273,7 @@ public final class StoreNode implements Node {
         sendHeartbeats(env);
         Set<NodeId> failed = new TreeSet<>();
         for (NodeId peer : view) {
-            if (!peer.equals(self) && now - lastHeard.get(peer) > FAILURE_TIMEOUT_MILLIS) {
+            if (!peer.equals(self) && now - lastHeard.get(peer) > failureTimeoutMillis) {
                 failed.add(peer);
             }
         }
@@ -312,6 +339,7 @@ public final class StoreNode implements Node {
         storage.write(REPLICA_KEY_PREFIX + store.objectId(), bytes(store.data()));
         Replica replica = new Replica(store.objectId());
         replicas.put(store.objectId(), replica);
+        refusedMoves.clear();
         writeReplicaList(storage);
         storage.sync();
         if (store.movedFrom() != null) {
@@ -351,6 +379,7 @@ public final class StoreNode implements Node {
     private void deleteReplica(Env env, String objectId) {
         replicas.remove(objectId);
         moveIns.remove(objectId);
+        refusedMoves.clear();
         Storage storage = env.storage();
         storage.write(REPLICA_KEY_PREFIX + objectId, null);
         writeReplicaList(storage);
@@ -489,24 +518,25 @@ public final class StoreNode implements Node {
             return;
         }
         moving = null;
-        NodeId target = null;
-        int targetLoad = Integer.MAX_VALUE;
-        for (NodeId peer : view) {
-            Integer load = peerLoads.get(peer);
-            if (!peer.equals(self) && load != null && load < targetLoad) {
-                target = peer;
-                targetLoad = load;
+        // The least loaded peers first; the first with an indexed replica of ours not refused there gets one.
+        List<NodeId> targets = view.stream().filter(peer -> !peer.equals(self) && peerLoads.containsKey(peer)
+                        && replicas.size() - peerLoads.get(peer) >= BALANCE_THRESHOLD)
+                .sorted(Comparator.comparing((NodeId peer) -> peerLoads.get(peer)).thenComparing(peer -> peer))
+                .toList();
+        for (NodeId target : targets) {
+            List<Replica> movable = replicas.values().stream().filter(r -> r.publishedTo != null
+                    && !refusedMoves.contains(r.objectId + " " + target)).toList();
+            if (!movable.isEmpty()) {
+                move(env, movable.get(env.random().nextInt(movable.size())), target, now);
+                return;
             }
         }
-        if (target == null || replicas.size() - targetLoad < BALANCE_THRESHOLD) {
-            return;
-        }
-        List<Replica> indexed = replicas.values().stream().filter(r -> r.publishedTo != null).toList();
-        if (indexed.isEmpty()) {
-            return;
-        }
-        Replica replica = indexed.get(env.random().nextInt(indexed.size()));
+    }
+
+    private void move(Env env, Replica replica, NodeId target, long now) {
+        int targetLoad = peerLoads.get(target);
         moving = replica.objectId;
+        movingTo = target;
         movingUntilMillis = now + MOVE_TIMEOUT_MILLIS;
         peerLoads.put(target, targetLoad + 1); // until its next heartbeat says otherwise
         env.log("moving " + replica.objectId + " to " + target + " (load " + replicas.size() + " vs " + targetLoad + ")");
@@ -541,6 +571,13 @@ public final class StoreNode implements Node {
             env.send(ring.owner(replica.key, view), new Unpublish(done.objectId()));
         }
         moveEnded(done.objectId());
+    }
+
+    private void moveRefused(String objectId) {
+        if (objectId.equals(moving)) {
+            refusedMoves.add(objectId + " " + movingTo);
+        }
+        moveEnded(objectId);
     }
 
     private void moveEnded(String objectId) {
@@ -593,5 +630,10 @@ public final class StoreNode implements Node {
 
     long position() {
         return position;
+    }
+
+    /** When this node's view last changed (its start counts), by its clock. */
+    long viewChangedAt() {
+        return viewChangedAt;
     }
 }
