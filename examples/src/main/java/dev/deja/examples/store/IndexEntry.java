@@ -2,6 +2,7 @@ package dev.deja.examples.store;
 
 import dev.deja.node.NodeId;
 import java.util.LinkedHashSet;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -14,6 +15,8 @@ public final class IndexEntry {
     final long key;
     /** The holders, oldest first: remove-extra-replicas keeps the oldest {@link StoreNode#DEGREE}. */
     final LinkedHashSet<NodeId> holders = new LinkedHashSet<>();
+    /** The version of the latest Publish or Unpublish of each node, holder or not: older ones are ignored. */
+    final TreeMap<NodeId, Long> versions = new TreeMap<>();
     /** Clients waiting for {@code PutDone}, and the data to place while the put is incomplete. */
     final TreeSet<NodeId> waitingClients = new TreeSet<>();
     String pendingData;
@@ -30,6 +33,16 @@ public final class IndexEntry {
     IndexEntry(String objectId) {
         this.objectId = objectId;
         this.key = Ring.position(objectId);
+    }
+
+    /** Records {@code version} from {@code node}; false if a later message of that node was seen already. */
+    boolean newer(NodeId node, long version) {
+        Long seen = versions.get(node);
+        if (seen != null && seen >= version) {
+            return false;
+        }
+        versions.put(node, version);
+        return true;
     }
 
     boolean moving(long nowMillis) {

@@ -12,6 +12,8 @@ public final class Replica {
     final long key;
     /** The owner that acknowledged this replica's {@code Publish}, or null while it is not acknowledged. */
     NodeId publishedTo;
+    /** The incarnation of {@link #publishedTo} that acknowledged: a later one has lost its index. */
+    int publishedIncarnation;
     /** When the last {@code Publish} went out, for retries. */
     long publishedAtMillis = Long.MIN_VALUE / 2;
 

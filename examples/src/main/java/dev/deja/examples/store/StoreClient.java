@@ -15,9 +15,10 @@ import java.util.concurrent.ConcurrentSkipListSet;
 
 /**
  * The store workload: puts {@link #OBJECTS} objects, one every {@link #PUT_SPACING}, each to a different node
- * (which forwards it to the owner), and puts again every {@link #RETRY_INTERVAL} whatever is not acknowledged.
- * Once every object is stored it keeps the run going for {@link #SETTLE} while load balancing, repair and
- * remove-extra-replicas do their work, so that a check can tell a problem that lasts from one in flight.
+ * (which forwards it to the owner), and puts again every {@link #RETRY_INTERVAL} whatever is not acknowledged, up
+ * to {@link #MAX_PUT_ATTEMPTS} times. Once every object is stored (or given up) it keeps the run going for
+ * {@link #SETTLE} while load balancing, repair and remove-extra-replicas do their work, so that a check can tell
+ * a problem that lasts from one in flight.
  */
 public final class StoreClient implements WorkloadDriver {
     /** How many objects the client writes. */
@@ -25,8 +26,10 @@ public final class StoreClient implements WorkloadDriver {
     static final Duration FIRST_PUT = Duration.ofMillis(200);
     static final Duration PUT_SPACING = Duration.ofMillis(40);
     static final Duration RETRY_INTERVAL = Duration.ofMillis(1000);
+    /** After this many puts of one object without an answer the client gives up on it (and logs so). */
+    static final int MAX_PUT_ATTEMPTS = 5;
     /** How long the run goes on after the last object is stored. */
-    public static final Duration SETTLE = Duration.ofSeconds(6);
+    public static final Duration SETTLE = Duration.ofSeconds(8);
 
     private static final String PUT_TAG = "put";
     private static final String RETRY_TAG = "retry";
@@ -37,6 +40,8 @@ public final class StoreClient implements WorkloadDriver {
     // Written on the handler thread, read by the deployment's thread through stored() and finished().
     private final Set<String> stored = new ConcurrentSkipListSet<>();
     private final TreeMap<String, Long> lastSentMillis = new TreeMap<>();
+    private final TreeMap<String, Integer> putAttempts = new TreeMap<>();
+    private final Set<String> abandoned = new ConcurrentSkipListSet<>();
     private volatile boolean finished;
 
     public StoreClient() {
@@ -54,8 +59,15 @@ public final class StoreClient implements WorkloadDriver {
 
     @Override
     public void onMessage(Env env, NodeId from, Object message) {
-        if (message instanceof PutDone done && stored.add(done.objectId()) && stored.size() == OBJECTS) {
-            env.log("every object stored; settling for " + SETTLE.toMillis() + " ms");
+        if (message instanceof PutDone done && !abandoned.contains(done.objectId()) && stored.add(done.objectId())) {
+            settleIfDone(env);
+        }
+    }
+
+    private void settleIfDone(Env env) {
+        if (stored.size() + abandoned.size() == OBJECTS) {
+            env.log((abandoned.isEmpty() ? "every object stored" : "gave up on " + abandoned) + "; settling for "
+                    + SETTLE.toMillis() + " ms");
             env.setTimer(SETTLE, SETTLED_TAG);
         }
     }
@@ -69,12 +81,24 @@ public final class StoreClient implements WorkloadDriver {
             }
             case RETRY_TAG -> {
                 long now = env.nowMillis();
+                boolean gaveUp = false;
                 for (var sent : new TreeMap<>(lastSentMillis).entrySet()) {
-                    if (!stored.contains(sent.getKey()) && now - sent.getValue() >= RETRY_INTERVAL.toMillis()) {
-                        put(env, sent.getKey());
+                    String objectId = sent.getKey();
+                    if (stored.contains(objectId) || abandoned.contains(objectId)
+                            || now - sent.getValue() < RETRY_INTERVAL.toMillis()) {
+                        continue;
+                    }
+                    if (putAttempts.get(objectId) < MAX_PUT_ATTEMPTS) {
+                        put(env, objectId);
+                    } else {
+                        abandoned.add(objectId);
+                        gaveUp = true;
                     }
                 }
-                if (stored.size() < OBJECTS) {
+                if (gaveUp) {
+                    settleIfDone(env);
+                }
+                if (stored.size() + abandoned.size() < OBJECTS) {
                     env.setTimer(RETRY_INTERVAL, RETRY_TAG);
                 }
             }
@@ -86,12 +110,18 @@ public final class StoreClient implements WorkloadDriver {
     private void put(Env env, String objectId) {
         NodeId node = env.peers().get(attempts++ % env.peers().size());
         lastSentMillis.put(objectId, env.nowMillis());
+        putAttempts.merge(objectId, 1, Integer::sum);
         env.send(node, new Put(objectId, "contents of " + objectId, env.self(), 0));
     }
 
     @Override
     public boolean finished() {
         return finished;
+    }
+
+    /** The objects the client gave up on after {@link #MAX_PUT_ATTEMPTS} unanswered puts. */
+    public Set<String> abandoned() {
+        return Collections.unmodifiableSet(new TreeSet<>(abandoned));
     }
 
     /** The objects the store acknowledged so far. */

@@ -26,19 +26,23 @@ public sealed interface StoreMessage {
     record Store(String objectId, String data, NodeId movedFrom) implements StoreMessage {
     }
 
-    /** A holder tells the owner (as it sees the ring) that it holds a replica. */
-    record Publish(String objectId) implements StoreMessage {
+    /**
+     * A holder tells the owner (as it sees the ring) that it holds a replica. {@code version} grows with every
+     * {@code Publish} and {@link Unpublish} a node sends (incarnation in the high half), so the owner can ignore one
+     * that the network delivered after a later one.
+     */
+    record Publish(String objectId, long version) implements StoreMessage {
     }
 
-    /** The owner has the sender of the {@link Publish} in its index. */
-    record PublishAck(String objectId) implements StoreMessage {
+    /** The owner, in incarnation {@code incarnation}, has the sender of the {@link Publish} in its index. */
+    record PublishAck(String objectId, int incarnation) implements StoreMessage {
     }
 
     /** The owner asks a holder to copy its replica to {@code target} (repair, or an approved move). */
     record Copy(String objectId, NodeId target) implements StoreMessage {
     }
 
-    /** The owner tells a holder to delete its replica, which the index no longer lists. */
+    /** The owner tells a holder to delete its replica, which the index no longer lists; answered by {@link Unpublish}. */
     record Drop(String objectId) implements StoreMessage {
     }
 
@@ -58,7 +62,10 @@ public sealed interface StoreMessage {
     record MoveDone(String objectId) implements StoreMessage {
     }
 
-    /** {@code balance-race} only: the source of a finished move tells the owner it no longer holds a replica. */
-    record Unpublish(String objectId) implements StoreMessage {
+    /**
+     * A node tells the owner it no longer holds a replica: after a {@link Drop}, or ({@code balance-race}) after
+     * moving it away. Versioned like {@link Publish}.
+     */
+    record Unpublish(String objectId, long version) implements StoreMessage {
     }
 }

@@ -109,6 +109,8 @@ public final class StoreNode implements Node {
     private final TreeMap<String, Replica> replicas = new TreeMap<>();
     /** balance-race only: objects moved here, to the node that moved them, until the move is confirmed. */
     private final TreeMap<String, NodeId> moveIns = new TreeMap<>();
+    /** Counts this incarnation's Publish and Unpublish messages, for their versions. */
+    private long publishCount;
     private String moving;
     private NodeId movingTo;
     private long movingUntilMillis;
@@ -259,7 +261,7 @@ public final class StoreNode implements Node {
     private void peerRestarted(Env env, NodeId peer) {
         int count = 0;
         for (Replica replica : replicas.values()) {
-            if (peer.equals(replica.publishedTo)) {
+            if (peer.equals(replica.publishedTo) && replica.publishedIncarnation < peerIncarnations.get(peer)) {
                 replica.publishedTo = null;
                 publish(env, replica);
                 count++;
@@ -321,7 +323,16 @@ public final class StoreNode implements Node {
 
     private void publish(Env env, Replica replica) {
         replica.publishedAtMillis = env.nowMillis();
-        env.send(ring.owner(replica.key, view), new Publish(replica.objectId));
+        env.send(ring.owner(replica.key, view), new Publish(replica.objectId, nextVersion()));
+    }
+
+    private void unpublish(Env env, long key, String objectId) {
+        env.send(ring.owner(key, view), new Unpublish(objectId, nextVersion()));
+    }
+
+    /** Later than every version this node sent before, in this incarnation or an earlier one. */
+    private long nextVersion() {
+        return ((long) incarnation << 32) | ++publishCount;
     }
 
     private void onStore(Env env, Store store) {
@@ -329,10 +340,7 @@ public final class StoreNode implements Node {
             if (store.movedFrom() != null) {
                 env.send(store.movedFrom(), new MoveRefused(store.objectId()));
             }
-            Replica replica = replicas.get(store.objectId());
-            if (replica.publishedTo == null) {
-                publish(env, replica);
-            }
+            publish(env, replicas.get(store.objectId())); // whoever placed it wants it indexed
             return;
         }
         Storage storage = env.storage();
@@ -353,7 +361,15 @@ public final class StoreNode implements Node {
         if (replica == null) {
             return;
         }
+        Integer incarnation = peerIncarnations.get(from);
+        if (!transientFailureBug && incarnation != null && ack.incarnation() < incarnation) {
+            // Sent before the owner restarted (and lost its index): it does not count.
+            replica.publishedTo = null;
+            publish(env, replica);
+            return;
+        }
         replica.publishedTo = from;
+        replica.publishedIncarnation = ack.incarnation();
         NodeId source = moveIns.remove(ack.objectId());
         if (source != null) {
             // balance-race: the copy is indexed, so the source may delete its own; the owner is not told.
@@ -369,9 +385,11 @@ public final class StoreNode implements Node {
     }
 
     private void onDrop(Env env, Drop drop) {
-        if (replicas.containsKey(drop.objectId())) {
+        Replica replica = replicas.get(drop.objectId());
+        if (replica != null) {
             env.log("dropping the replica of " + drop.objectId());
             deleteReplica(env, drop.objectId());
+            unpublish(env, replica.key, drop.objectId());
         }
         moveEnded(drop.objectId());
     }
@@ -421,6 +439,9 @@ public final class StoreNode implements Node {
             return; // views disagree for now; the holder publishes again
         }
         IndexEntry entry = index.computeIfAbsent(publish.objectId(), IndexEntry::new);
+        if (!entry.newer(from, publish.version())) {
+            return; // overtaken by a later Publish or Unpublish of the same node
+        }
         entry.holders.add(from);
         if (entry.move != null && entry.move.target().equals(from)) {
             // The approved move is done: the source leaves the index in the same step the target enters it.
@@ -430,7 +451,7 @@ public final class StoreNode implements Node {
                 env.send(source, new Drop(publish.objectId()));
             }
         }
-        env.send(from, new PublishAck(publish.objectId()));
+        env.send(from, new PublishAck(publish.objectId(), incarnation));
         if (entry.holders.size() >= DEGREE) {
             entry.repairing = false;
             entry.pendingData = null;
@@ -442,12 +463,13 @@ public final class StoreNode implements Node {
     }
 
     private void onUnpublish(NodeId from, Unpublish unpublish) {
-        IndexEntry entry = index.get(unpublish.objectId());
-        if (entry != null) {
+        if (!owns(Ring.position(unpublish.objectId()))) {
+            return;
+        }
+        // Kept even when empty: its versions make a Publish the network delivers late harmless.
+        IndexEntry entry = index.computeIfAbsent(unpublish.objectId(), IndexEntry::new);
+        if (entry.newer(from, unpublish.version())) {
             entry.holders.remove(from);
-            if (entry.holders.isEmpty()) {
-                index.remove(unpublish.objectId());
-            }
         }
     }
 
@@ -568,7 +590,7 @@ public final class StoreNode implements Node {
         if (replica != null) {
             env.log("moved " + done.objectId() + " away; deleting the local replica");
             deleteReplica(env, done.objectId());
-            env.send(ring.owner(replica.key, view), new Unpublish(done.objectId()));
+            unpublish(env, replica.key, done.objectId());
         }
         moveEnded(done.objectId());
     }

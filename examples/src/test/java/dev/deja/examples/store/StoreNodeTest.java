@@ -64,7 +64,14 @@ class StoreNodeTest {
         }
     }
 
-    static Outcome run(long seed, Optional<String> bug, SimCluster.Network network, Optional<NodeId> restartAt3s) {
+    /** A crash of {@code node} at {@code atMillis}, restarted at once. */
+    record Restart(NodeId node, long atMillis) {
+        static Optional<Restart> of(String node, long atMillis) {
+            return Optional.of(new Restart(new NodeId(node), atMillis));
+        }
+    }
+
+    static Outcome run(long seed, Optional<String> bug, SimCluster.Network network, Optional<Restart> restart) {
         StoreClient client = new StoreClient();
         SimCluster cluster = new SimCluster(seed, network);
         for (int i = 1; i <= NODES; i++) {
@@ -72,9 +79,9 @@ class StoreNodeTest {
         }
         cluster.client("client", () -> client);
         cluster.start(bug.map(name -> Map.of("bug", name)).orElse(Map.of()));
-        if (restartAt3s.isPresent()) {
-            cluster.run(3_000, RUN_EVENTS);
-            cluster.crashAndRestart(restartAt3s.get());
+        if (restart.isPresent()) {
+            cluster.run(restart.get().atMillis(), RUN_EVENTS);
+            cluster.crashAndRestart(restart.get().node());
         }
         cluster.run(RUN_MILLIS, RUN_EVENTS);
         StoreAudit audit = StoreAudit.of(cluster.nodes());
@@ -104,7 +111,7 @@ class StoreNodeTest {
     void restart_fasterThanFailureDetection_withoutBug_isRepublishedAndRepaired() {
         seeds(20).forEach(seed -> {
             for (int node = 1; node <= NODES; node += 3) {
-                Outcome outcome = run(seed, Optional.empty(), CALM, Optional.of(new NodeId("n" + node)));
+                Outcome outcome = run(seed, Optional.empty(), CALM, Restart.of("n" + node, 3_000));
                 assertThat(outcome.persistentProblems()).as("restart of n%d, %s", node, outcome.describe()).isEmpty();
             }
         });
@@ -114,7 +121,7 @@ class StoreNodeTest {
     void restart_fasterThanFailureDetection_withTransientFailureBug_leavesTheRestartedOwnersReplicasOrphaned() {
         seeds(5).forEach(seed -> {
             NodeId victim = new NodeId("n5");
-            Outcome outcome = run(seed, Optional.of("transient-failure"), CALM, Optional.of(victim));
+            Outcome outcome = run(seed, Optional.of("transient-failure"), CALM, Restart.of(victim.value(), 3_000));
             Map<String, String> orphaned = outcome.persistent(StoreAudit::references);
             assertThat(orphaned).as(outcome.describe()).isNotEmpty();
             // Every orphaned object is one the restarted node owns.
@@ -122,6 +129,35 @@ class StoreNodeTest {
             orphaned.keySet().forEach(objectId -> assertThat(
                     ring.owner(Ring.position(objectId), outcome.audit().members())).as(outcome.describe()).isEqualTo(victim));
         });
+    }
+
+    /** n1 owns 13 of the 24 objects, written from 200 ms to about 1.2 s: restarts at several instants in between. */
+    @Test
+    void restart_ofTheOwnerDuringPuts_withoutBug_storesEverything() {
+        seeds(3).forEach(seed -> {
+            for (long atMillis = 205; atMillis < 1200; atMillis += 90) {
+                Outcome outcome = run(seed, Optional.empty(), CALM, Restart.of("n1", atMillis));
+                assertThat(outcome.client().finished()).as("restart at %d ms, %s", atMillis, outcome.describe()).isTrue();
+                assertThat(outcome.client().stored()).as("restart at %d ms, %s", atMillis, outcome.describe())
+                        .hasSize(StoreClient.OBJECTS);
+                assertThat(outcome.persistentProblems()).as("restart at %d ms, %s", atMillis, outcome.describe())
+                        .isEmpty();
+            }
+        });
+    }
+
+    @Test
+    void client_whenNoPutIsAnswered_givesUpAfterItsAttempts_andFinishes() {
+        StoreClient client = new StoreClient();
+        SimCluster cluster = new SimCluster(1, new SimCluster.Network(1.0, 10, 0, 10, 0));
+        for (int i = 1; i <= NODES; i++) {
+            cluster.server("n" + i, StoreNode::new);
+        }
+        cluster.client("client", () -> client).start(Map.of());
+        cluster.run(StoreClient.MAX_PUT_ATTEMPTS * 1_000L + StoreClient.SETTLE.toMillis() + 3_000, RUN_EVENTS);
+        assertThat(client.stored()).isEmpty();
+        assertThat(client.abandoned()).hasSize(StoreClient.OBJECTS);
+        assertThat(client.finished()).isTrue();
     }
 
     @Test
