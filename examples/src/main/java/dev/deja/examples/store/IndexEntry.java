@@ -20,7 +20,7 @@ public final class IndexEntry {
     /** Clients waiting for {@code PutDone}, and the data to place while the put is incomplete. */
     final TreeSet<NodeId> waitingClients = new TreeSet<>();
     String pendingData;
-    /** Whether repair is under way (after a holder failed), and when to try again. */
+    /** Whether replicas are being placed (an incomplete put, or a holder failed), and when to try again. */
     boolean repairing;
     long nextRepairMillis;
     /** A move the owner approved and has not seen finish, or null. */

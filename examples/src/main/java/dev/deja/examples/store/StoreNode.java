@@ -252,22 +252,29 @@ public final class StoreNode implements Node {
         if (!view.contains(from)) {
             view.add(from);
             membershipChanged(env, from + " joined", Set.of());
-        } else if (known != null && heartbeat.incarnation() > known && !transientFailureBug) {
-            peerRestarted(env, from);
+        }
+        if (!transientFailureBug && !Integer.valueOf(heartbeat.incarnation()).equals(known)) {
+            republishToRestarted(env, from, heartbeat.incarnation());
         }
     }
 
-    /** A peer came back faster than the failure detector: it lost its index, so publish to it again. */
-    private void peerRestarted(Env env, NodeId peer) {
+    /**
+     * A peer came back (perhaps faster than the failure detector): every replica an earlier incarnation of it
+     * acknowledged is missing from its index now, so publish those again. Also when this node never heard of the
+     * earlier incarnation (it was down itself), since the acknowledgement says which incarnation gave it.
+     */
+    private void republishToRestarted(Env env, NodeId peer, int peerIncarnation) {
         int count = 0;
         for (Replica replica : replicas.values()) {
-            if (peer.equals(replica.publishedTo) && replica.publishedIncarnation < peerIncarnations.get(peer)) {
+            if (peer.equals(replica.publishedTo) && replica.publishedIncarnation < peerIncarnation) {
                 replica.publishedTo = null;
                 publish(env, replica);
                 count++;
             }
         }
-        env.log(peer + " restarted; published " + count + " replicas to it again");
+        if (count > 0) {
+            env.log(peer + " restarted; published " + count + " replicas to it again");
+        }
     }
 
     private void onHeartbeatTick(Env env) {
@@ -431,6 +438,9 @@ public final class StoreNode implements Node {
                 env.send(target, new Store(put.objectId(), put.data(), null));
             }
         }
+        // The owner sees the put through, whether or not the client asks again.
+        entry.repairing = true;
+        entry.nextRepairMillis = env.nowMillis() + REPAIR_RETRY_MILLIS;
     }
 
     private void onPublish(Env env, NodeId from, Publish publish) {
@@ -473,12 +483,15 @@ public final class StoreNode implements Node {
         }
     }
 
-    /** Copies a surviving replica to new nodes for every entry under repair that is still short of holders. */
+    /**
+     * Places missing replicas for every entry under repair (a holder failed, or a put is incomplete) that is still
+     * short of holders: from the put's data if it has it, else by copying a surviving replica.
+     */
     private void repair(Env env, long now) {
         if (repairCheckAtMillis >= 0 && now >= repairCheckAtMillis) {
             repairCheckAtMillis = -1;
             for (IndexEntry entry : index.values()) {
-                if (entry.holders.size() < DEGREE && !entry.repairing && entry.pendingData == null) {
+                if (entry.holders.size() < DEGREE && !entry.repairing) {
                     entry.repairing = true;
                     entry.nextRepairMillis = now;
                 }
@@ -495,21 +508,25 @@ public final class StoreNode implements Node {
             if (now < entry.nextRepairMillis) {
                 continue;
             }
-            if (entry.holders.isEmpty()) {
+            if (entry.holders.isEmpty() && entry.pendingData == null) {
                 env.log("cannot repair " + entry.objectId + ": no replica left");
                 entry.repairing = false;
                 continue;
             }
-            NodeId source = entry.holders.getFirst();
             int missing = DEGREE - entry.holders.size();
             for (NodeId target : ring.successors(entry.key, view, view.size())) {
                 if (missing == 0) {
                     break;
                 }
-                if (!entry.holders.contains(target)) {
-                    env.send(source, new Copy(entry.objectId, target));
-                    missing--;
+                if (entry.holders.contains(target)) {
+                    continue;
                 }
+                if (entry.pendingData != null) {
+                    env.send(target, new Store(entry.objectId, entry.pendingData, null));
+                } else {
+                    env.send(entry.holders.getFirst(), new Copy(entry.objectId, target));
+                }
+                missing--;
             }
             env.log("repairing " + entry.objectId + " (holders " + entry.holders + ")");
             entry.nextRepairMillis = now + REPAIR_RETRY_MILLIS;
