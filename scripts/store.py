@@ -94,7 +94,7 @@ def tracked(problems):
 
     def stabilized():
         started = tracker()
-        return clock() - max(min(started.values()), membership_changed_at()) if started else 0
+        return max(0, clock() - max(min(started.values()), membership_changed_at())) if started else 0
 
     def listing():
         return sorted("%s: %s" % item for item in problems().items())

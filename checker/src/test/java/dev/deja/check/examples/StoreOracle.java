@@ -108,7 +108,8 @@ final class StoreOracle {
             }
             if (!now.isEmpty()) {
                 long oldest = since.values().stream().mapToLong(Long::longValue).min().orElseThrow();
-                stabilized = clock - Math.max(oldest, membershipChangedAt);
+                // A node's start reads its clock a moment after its first entry's time: never below zero.
+                stabilized = Math.max(0, clock - Math.max(oldest, membershipChangedAt));
                 problems = List.copyOf(now.values());
             }
         }

@@ -25,6 +25,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -36,13 +37,14 @@ import java.util.TreeSet;
  * <p>Objects hash onto a ring; the <em>owner</em> of an object is the first live node at or after its position
  * (in this node's membership view) and keeps the object's {@link IndexEntry} (which nodes hold its replicas) in
  * memory only. Replicas are durable in {@link Storage}. A holder <em>publishes</em> each replica to the owner
- * until the owner acknowledges, and again whenever the owner changes.
+ * until the owner acknowledges, and again whenever the owner changes. Publish and Unpublish messages carry
+ * versions, so the owner ignores one the network delivered after a later one from the same node.
  *
  * <ul>
  *   <li>Membership: heartbeats to every peer; a peer not heard for {@link #FAILURE_TIMEOUT_MILLIS} (argument
  *       {@code failure-timeout-ms}) is declared failed, and one heard again rejoins.</li>
- *   <li>Put: the owner places {@link #DEGREE} replicas on the object's successors and answers the client once
- *       the index lists that many.</li>
+ *   <li>Put: the owner places {@link #DEGREE} replicas on the object's successors, retries until the index
+ *       lists that many, and answers the client.</li>
  *   <li>Repair: when a holder is declared failed, its owners drop it from their entries and copy a surviving
  *       replica to new nodes, retrying until the degree is back; after any membership change the owner also
  *       repairs entries it took over with too few holders.</li>
@@ -90,8 +92,16 @@ public final class StoreNode implements Node {
     private static final String REPLICA_LIST_KEY = "replicas";
     private static final String REPLICA_KEY_PREFIX = "replica/";
 
-    private boolean balanceRaceBug;
-    private boolean transientFailureBug;
+    /** Which of the paper's bugs this node has. */
+    private enum Bug {
+        NONE, BALANCE_RACE, TRANSIENT_FAILURE;
+
+        static Bug named(String name) {
+            return name == null ? NONE : valueOf(name.toUpperCase(Locale.ROOT).replace('-', '_'));
+        }
+    }
+
+    private Bug bug;
     private NodeId self;
     private int incarnation;
     private Ring ring;
@@ -142,9 +152,8 @@ public final class StoreNode implements Node {
             throw new IllegalArgumentException("unknown store bug '" + bug + "'; valid bugs: "
                     + String.join(", ", BUGS.keySet()));
         }
+        this.bug = Bug.named(bug);
         failureTimeoutMillis = failureTimeout(env.args().get(FAILURE_TIMEOUT_ARG));
-        balanceRaceBug = "balance-race".equals(bug);
-        transientFailureBug = "transient-failure".equals(bug);
         self = env.self();
         incarnation = env.incarnation();
         List<NodeId> all = new ArrayList<>(env.peers());
@@ -164,7 +173,7 @@ public final class StoreNode implements Node {
         }
         if (incarnation > 1) {
             env.log("restarted with " + replicas.size() + " replicas and an empty index");
-            if (!transientFailureBug) {
+            if (this.bug != Bug.TRANSIENT_FAILURE) {
                 // Re-learn the index: holders publish again once they see the new incarnation; then repair.
                 repairCheckAtMillis = now + REPAIR_GRACE_MILLIS;
             }
@@ -253,7 +262,7 @@ public final class StoreNode implements Node {
             view.add(from);
             membershipChanged(env, from + " joined", Set.of());
         }
-        if (!transientFailureBug && !Integer.valueOf(heartbeat.incarnation()).equals(known)) {
+        if (bug != Bug.TRANSIENT_FAILURE && !Integer.valueOf(heartbeat.incarnation()).equals(known)) {
             republishToRestarted(env, from, heartbeat.incarnation());
         }
     }
@@ -369,7 +378,7 @@ public final class StoreNode implements Node {
             return;
         }
         Integer incarnation = peerIncarnations.get(from);
-        if (!transientFailureBug && incarnation != null && ack.incarnation() < incarnation) {
+        if (bug != Bug.TRANSIENT_FAILURE && incarnation != null && ack.incarnation() < incarnation) {
             // Sent before the owner restarted (and lost its index): it does not count.
             replica.publishedTo = null;
             publish(env, replica);
@@ -579,7 +588,7 @@ public final class StoreNode implements Node {
         movingUntilMillis = now + MOVE_TIMEOUT_MILLIS;
         peerLoads.put(target, targetLoad + 1); // until its next heartbeat says otherwise
         env.log("moving " + replica.objectId + " to " + target + " (load " + replicas.size() + " vs " + targetLoad + ")");
-        if (balanceRaceBug) {
+        if (bug == Bug.BALANCE_RACE) {
             env.send(target, new Store(replica.objectId, readData(env, replica.objectId), self));
         } else {
             env.send(replica.publishedTo, new MoveRequest(replica.objectId, target));
