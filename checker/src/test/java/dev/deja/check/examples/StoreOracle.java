@@ -1,6 +1,7 @@
 package dev.deja.check.examples;
 
 import dev.deja.examples.store.StoreAudit;
+import dev.deja.node.NodeId;
 import dev.deja.replay.ReplayResult;
 import dev.deja.replay.Replayer;
 import dev.deja.trace.Event;
@@ -61,14 +62,22 @@ final class StoreOracle {
         Map<String, Tracker> trackers = new LinkedHashMap<>();
         PREDICATES.keySet().forEach(name -> trackers.put(name, new Tracker(name)));
         long[] clock = {Long.MIN_VALUE};
+        // Only the node of an event changes at it: audit again only when its audited state did.
+        Map<NodeId, StoreAudit.NodeState> states = new TreeMap<>();
+        StoreAudit[] audit = {StoreAudit.ofStates(states)};
         ReplayResult result = Replayer.replay(Trace.open(trace), Replayer.Options.defaults().withListener((event, position, state) -> {
             if (!event.startedHandler()) {
                 return;
             }
             clock[0] = Math.max(clock[0], event.entry().atMillis());
-            StoreAudit audit = StoreAudit.of(state.nodes());
+            NodeId node = event.entry().node();
+            Optional<StoreAudit.NodeState> now = state.node(node).flatMap(StoreAudit.NodeState::of);
+            if (!now.equals(Optional.ofNullable(states.get(node)))) {
+                now.ifPresentOrElse(s -> states.put(node, s), () -> states.remove(node));
+                audit[0] = StoreAudit.ofStates(states);
+            }
             for (Tracker tracker : trackers.values()) {
-                tracker.step(PREDICATES.get(tracker.predicate).apply(audit), audit.membershipChangedAtMillis(),
+                tracker.step(PREDICATES.get(tracker.predicate).apply(audit[0]), audit[0].membershipChangedAtMillis(),
                         clock[0], position, event.entry(), spans);
             }
         }));

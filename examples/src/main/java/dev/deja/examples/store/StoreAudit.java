@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -36,16 +37,41 @@ public record StoreAudit(Set<NodeId> members, Map<String, Set<NodeId>> replicas,
         degree = Collections.unmodifiableMap(new TreeMap<>(degree));
     }
 
+    /**
+     * The part of one node's state the audit reads, copied: equal snapshots give equal audits, so a caller that
+     * audits after every event can skip events that changed none of it.
+     *
+     * @param view                 the nodes it holds live
+     * @param viewChangedAtMillis  when its view last changed (its start counts), by its clock
+     * @param replicas             the objects it holds replicas of
+     * @param index                the holders of each object it indexes
+     */
+    public record NodeState(Set<NodeId> view, long viewChangedAtMillis, Set<String> replicas,
+                            Map<String, List<NodeId>> index) {
+        public NodeState {
+            view = Set.copyOf(view);
+            replicas = Set.copyOf(replicas);
+            index = Map.copyOf(index);
+        }
+
+        /** The state of {@code node}, if it is a {@link StoreNode}. */
+        public static Optional<NodeState> of(Node node) {
+            return node instanceof StoreNode store ? Optional.of(new NodeState(store.view(),
+                    store.viewChangedAt(), store.replicaIds(), store.indexHolders())) : Optional.empty();
+        }
+    }
+
     /** Audits the live nodes of a store cluster; nodes that are not {@link StoreNode}s are ignored. */
     public static StoreAudit of(Map<NodeId, ? extends Node> nodes) {
-        Map<NodeId, StoreNode> store = new TreeMap<>();
-        nodes.forEach((id, node) -> {
-            if (node instanceof StoreNode storeNode) {
-                store.put(id, storeNode);
-            }
-        });
+        Map<NodeId, NodeState> states = new TreeMap<>();
+        nodes.forEach((id, node) -> NodeState.of(node).ifPresent(state -> states.put(id, state)));
+        return ofStates(states);
+    }
+
+    /** Audits a store cluster from its nodes' states. */
+    public static StoreAudit ofStates(Map<NodeId, NodeState> store) {
         Map<NodeId, Integer> votes = new TreeMap<>();
-        for (StoreNode node : store.values()) {
+        for (NodeState node : store.values()) {
             node.view().forEach(member -> votes.merge(member, 1, Integer::sum));
         }
         Set<NodeId> members = new TreeSet<>();
@@ -56,7 +82,7 @@ public record StoreAudit(Set<NodeId> members, Map<String, Set<NodeId>> replicas,
         });
         Map<String, Set<NodeId>> replicas = new TreeMap<>();
         for (NodeId member : members) {
-            for (String objectId : store.get(member).replicaIds()) {
+            for (String objectId : store.get(member).replicas()) {
                 replicas.computeIfAbsent(objectId, id -> new TreeSet<>()).add(member);
             }
         }
@@ -66,7 +92,7 @@ public record StoreAudit(Set<NodeId> members, Map<String, Set<NodeId>> replicas,
         Map<String, String> degree = new TreeMap<>();
         replicas.forEach((objectId, holders) -> {
             NodeId owner = ring.owner(Ring.position(objectId), members);
-            List<NodeId> indexed = store.get(owner).indexHolders().get(objectId);
+            List<NodeId> indexed = store.get(owner).index().get(objectId);
             if (indexed == null) {
                 ownership.put(objectId, objectId + ": owner " + owner + " has no index entry");
                 references.put(objectId, objectId + ": orphan replicas on " + holders + " (owner " + owner
@@ -85,7 +111,7 @@ public record StoreAudit(Set<NodeId> members, Map<String, Set<NodeId>> replicas,
                 degree.put(objectId, objectId + ": " + holders.size() + " replicas on " + holders);
             }
         });
-        long membershipChangedAt = store.values().stream().mapToLong(StoreNode::viewChangedAt).max().orElse(0);
+        long membershipChangedAt = store.values().stream().mapToLong(NodeState::viewChangedAtMillis).max().orElse(0);
         return new StoreAudit(members, replicas, ownership, references, degree, membershipChangedAt);
     }
 
