@@ -1,56 +1,61 @@
 # Predicates for the Paxos example (dev.deja.examples.paxos), after the WiDS Checker paper, section 4.1.
 #   ./deja check TRACE scripts/paxos.py
-from deja import table, derived, always, forall, event
+# A node may run several independent consensus instances ("slots", --arg slots=K); each is one row per node.
+from deja import table, derived, always, forall
 
-# One row per Paxos process (each is both leader and agent).
+# One row per Paxos process and slot (each process is both leader and agent).
 Agent = table("Agent", cls="dev.deja.examples.paxos.PaxosNode",
-              columns=["accepted_round", "accepted_value", "collect_round", "majority"],
+              columns=["slot", "accepted_round", "accepted_value", "collect_round", "majority"],
               keep_versions={"accepted_round": 2})
+
+
+def chosen():
+    """Per slot, the highest round in which a majority of agents accepted one value: {slot: (round, value)}."""
+    votes = {}
+    majority = None
+    for a in Agent:
+        majority = a.majority
+        if a.accepted_value is not None:
+            key = (a.slot, a.accepted_round, a.accepted_value)
+            votes[key] = votes.get(key, 0) + 1
+    best = {}
+    for (slot, rnd, value), count in votes.items():
+        if count >= majority and (slot not in best or rnd > best[slot][0]):
+            best[slot] = (rnd, value)
+    return best
 
 
 @derived(keep_versions=2)
 def decision():
-    """The value accepted by a majority of agents in one round (the highest such round), or None.
-    Once a value was decided it stays the decision until another value reaches a majority."""
-    votes = {}
-    majority = None
-    for a in Agent:
-        majority = a.majority
-        if a.accepted_value is not None:
-            key = (a.accepted_round, a.accepted_value)
-            votes[key] = votes.get(key, 0) + 1
-    decided = [key for key, count in votes.items() if majority and count >= majority]
-    if decided:
-        return max(decided)[1]
+    """Per slot, the value decided so far: {slot: value}. A slot keeps its decision until another value reaches a
+    majority in a higher round."""
     earlier = decision.versions()
-    return earlier[0] if earlier else None
+    decided = dict(earlier[0]) if earlier else {}
+    for slot, (rnd, value) in chosen().items():
+        decided[slot] = value
+    return decided
 
 
-@derived
-def chosen_round():
-    """The highest round in which a majority accepted one value (for the report)."""
-    votes = {}
-    majority = None
-    for a in Agent:
-        majority = a.majority
-        if a.accepted_value is not None:
-            votes[(a.accepted_round, a.accepted_value)] = votes.get((a.accepted_round, a.accepted_value), 0) + 1
-    rounds = [r for (r, v), count in votes.items() if majority and count >= majority]
-    return max(rounds) if rounds else None
+def changed():
+    """The slots whose decision just changed, as (slot, before, now)."""
+    v = decision.versions()
+    if len(v) < 2:
+        return []
+    return [(slot, before, v[0].get(slot)) for slot, before in sorted(v[1].items()) if v[0].get(slot) != before]
 
 
-@always(aux=[decision, chosen_round])
+@always(aux=[changed])
 def global_consistency():
-    """Once decided, the decision never changes."""
+    """Once decided, a slot's decision never changes."""
     v = decision.versions()          # newest first
-    return len(v) < 2 or v[1] is None or v[0] == v[1]
+    return len(v) < 2 or all(v[0].get(slot) == before for slot, before in v[1].items())
 
 
 def agent_rounds():
-    """Every agent's accepted rounds, newest first, where one decreased."""
-    return {a.node: a.versions("accepted_round") for a in Agent
-            if len(a.versions("accepted_round")) == 2
-            and a.versions("accepted_round")[0] < a.versions("accepted_round")[1]}
+    """Every agent whose accepted round decreased, as (node, slot, now, before)."""
+    return sorted((a.node, a.slot) + tuple(a.versions("accepted_round")) for a in Agent
+                  if len(a.versions("accepted_round")) == 2
+                  and a.versions("accepted_round")[0] < a.versions("accepted_round")[1])
 
 
 @always(aux=[agent_rounds])

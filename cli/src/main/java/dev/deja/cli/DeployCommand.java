@@ -13,7 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine;
@@ -61,6 +63,10 @@ public final class DeployCommand implements Callable<Integer> {
     @Option(names = "--restart", paramLabel = "NODE@TIME", description = "Restart NODE at TIME, as a new incarnation (repeatable).")
     List<String> restarts = new ArrayList<>();
 
+    @Option(names = "--arg", paramLabel = "KEY=VALUE",
+            description = "An argument for every cluster node, e.g. --arg slots=100 for Paxos (repeatable; see 'deja examples').")
+    Map<String, String> nodeArgs = new LinkedHashMap<>();
+
     @Option(names = "--work", paramLabel = "DIR",
             description = "Where node storage and node output go (default: a new temporary directory).")
     Path work;
@@ -79,6 +85,7 @@ public final class DeployCommand implements Callable<Integer> {
                 .dropProbability(drop).maxExtraDelay(delay).duration(duration).record(record)
                 .workDirectory(workDirectory)
                 .command("deja " + String.join(" ", spec.commandLine().getParseResult().originalArgs()));
+        nodeArgs.forEach(builder::arg);
         kills.forEach(k -> builder.action(action(Deployment.NodeAction.Kind.KILL, k, "--kill")));
         restarts.forEach(r -> builder.action(action(Deployment.NodeAction.Kind.RESTART, r, "--restart")));
         Deployment.Plan plan = builder.build().plan();

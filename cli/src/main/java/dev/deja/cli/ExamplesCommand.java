@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 
 /** Lists the built-in examples and their bugs. */
 @Command(name = "examples", mixinStandardHelpOptions = true,
-        description = "List the built-in example protocols and the bugs each can switch on.")
+        description = "List the built-in example protocols, the bugs each can switch on and the node arguments it takes.")
 public final class ExamplesCommand implements Runnable {
     @Override
     public void run() {
@@ -14,6 +14,8 @@ public final class ExamplesCommand implements Runnable {
             System.out.printf("%-12s %s (default %d nodes)%n", example.name(), example.description(),
                     example.defaultNodes());
             example.bugs().forEach((bug, description) -> System.out.printf("  --bug %-20s %s%n", bug, description));
+            example.arguments().forEach((argument, description) -> System.out.printf("  --arg %-20s %s%n", argument,
+                    description));
         }
     }
 }

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -50,6 +51,10 @@ public final class SimulateCommand implements Callable<Integer> {
 
     @Option(names = "--bug", paramLabel = "NAME", description = "Switch on one of the example's bugs.")
     String bug;
+
+    @Option(names = "--arg", paramLabel = "KEY=VALUE",
+            description = "An argument for every cluster node, e.g. --arg slots=20 for Paxos (repeatable; see 'deja examples').")
+    Map<String, String> nodeArgs = new LinkedHashMap<>();
 
     @Option(names = "--drop", paramLabel = "P", defaultValue = "0", description = "Probability that a message is lost (default: ${DEFAULT-VALUE}).")
     double drop;
@@ -110,7 +115,7 @@ public final class SimulateCommand implements Callable<Integer> {
                 + example + "'; the examples are: " + String.join(", ", Examples.all().stream().map(Example::name).toList())));
         int count = nodes == null ? chosen.defaultNodes() : nodes;
         long[] delayMillis = range(delay);
-        SimulationSettings.Builder builder = ExampleSimulation.settings(chosen, count, Optional.ofNullable(bug))
+        SimulationSettings.Builder builder = ExampleSimulation.settings(chosen, count, Optional.ofNullable(bug), nodeArgs)
                 .seed(seed).dropProbability(drop)
                 .duplicateProbability(dup).delayMillis(delayMillis[0], delayMillis[1]).crashRate(crashRate)
                 .restartDelayMillis(restartDelay.toMillis()).clockSkewMillis(clockSkew.toMillis())

@@ -1,14 +1,17 @@
 package dev.deja.main;
 
+import dev.deja.cli.BenchCommand;
 import dev.deja.cli.CheckCommand;
 import dev.deja.cli.DemoCommand;
 import dev.deja.cli.DeployCommand;
 import dev.deja.cli.DumpCommand;
 import dev.deja.cli.ExamplesCommand;
+import dev.deja.cli.ExportCommand;
 import dev.deja.cli.NodeCommand;
 import dev.deja.cli.ReplayCommand;
 import dev.deja.cli.SimulateCommand;
 import dev.deja.cli.SqlCommand;
+import dev.deja.cli.ViewCommand;
 import dev.deja.trace.TraceFormatException;
 import java.io.UncheckedIOException;
 import picocli.CommandLine;
@@ -25,7 +28,10 @@ import picocli.CommandLine.Command;
                 ReplayCommand.class,
                 CheckCommand.class,
                 SqlCommand.class,
+                ViewCommand.class,
+                ExportCommand.class,
                 NodeCommand.class,
+                BenchCommand.class,
                 ExamplesCommand.class, CommandLine.HelpCommand.class})
 public final class DejaCli implements Runnable {
     @CommandLine.Spec

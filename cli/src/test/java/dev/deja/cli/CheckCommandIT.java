@@ -6,6 +6,7 @@ import dev.deja.check.CheckReport;
 import dev.deja.check.testing.ExampleRuns;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -47,7 +48,7 @@ class CheckCommandIT {
         CheckReport report = CheckReport.read(json);
         assertThat(report.violations()).hasSize(1);
         assertThat(report.violations().getFirst().predicate()).isEqualTo("global_consistency");
-        assertThat(report.violations().getFirst().aux()).containsEntry("decision", "v-n1");
+        assertThat(report.violations().getFirst().aux()).containsEntry("changed", List.of(List.of(0L, "v-n5", "v-n1")));
     }
 
     @Test

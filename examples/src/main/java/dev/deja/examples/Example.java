@@ -26,6 +26,14 @@ public interface Example {
     /** The bugs this example can switch on, name to one-line description, in a stable order. */
     Map<String, String> bugs();
 
+    /**
+     * The node arguments the example understands besides {@code bug}, as {@code KEY=FORM} to a one-line
+     * description, for {@code deja examples}; given with {@code --arg} to {@code deploy} and {@code simulate}.
+     */
+    default Map<String, String> arguments() {
+        return Map.of();
+    }
+
     /** How many nodes a deployment uses when the user does not say. */
     int defaultNodes();
 

@@ -29,7 +29,8 @@ import java.util.Optional;
  */
 public record ExampleDeployment(Example example, int nodes, Optional<String> bug, Map<String, String> extraArgs,
                                 ClusterSpec.Faults faults, Duration duration, List<Deployment.NodeAction> actions,
-                                Optional<Path> traceDirectory, Path workDirectory, String classpath, String command) {
+                                Optional<Path> traceDirectory, Path workDirectory, String classpath, String command,
+                                List<String> nodeJvmFlags) {
     /** Most nodes a loopback deployment starts. */
     public static final int MAX_NODES = 64;
 
@@ -41,6 +42,7 @@ public record ExampleDeployment(Example example, int nodes, Optional<String> bug
         bug.ifPresent(name -> example.nodeArgs(Optional.of(name))); // validates the name with a clear message
         extraArgs = Map.copyOf(extraArgs);
         actions = List.copyOf(actions);
+        nodeJvmFlags = List.copyOf(nodeJvmFlags);
     }
 
     /** A builder with the example's defaults: its node count, no bug, no faults, 20 s, no recording. */
@@ -85,7 +87,7 @@ public record ExampleDeployment(Example example, int nodes, Optional<String> bug
         });
         ClusterSpec cluster = new ClusterSpec(members, clients, faults);
         return new Deployment.Plan(cluster, driver, traceDirectory.map(Path::toAbsolutePath),
-                workDirectory.toAbsolutePath(), duration, actions, classpath, settings(), command);
+                workDirectory.toAbsolutePath(), duration, actions, classpath, settings(), command, nodeJvmFlags);
     }
 
     private static int freePort() {
@@ -110,6 +112,7 @@ public record ExampleDeployment(Example example, int nodes, Optional<String> bug
         private Path workDirectory;
         private String classpath = System.getProperty("java.class.path");
         private String command = "";
+        private List<String> nodeJvmFlags = List.of();
 
         private Builder(Example example) {
             this.example = Objects.requireNonNull(example, "example");
@@ -152,11 +155,14 @@ public record ExampleDeployment(Example example, int nodes, Optional<String> bug
         /** The command line that started this, kept in the trace for people reading it later. */
         public Builder command(String value) { this.command = value; return this; }
 
+        /** Extra flags for the node JVMs (see {@link Deployment.Plan#nodeJvmFlags()}); none by default. */
+        public Builder nodeJvmFlags(List<String> flags) { this.nodeJvmFlags = List.copyOf(flags); return this; }
+
         public ExampleDeployment build() {
             Objects.requireNonNull(workDirectory, "workDirectory");
             return new ExampleDeployment(example, nodes, bug, extraArgs,
                     new ClusterSpec.Faults(dropProbability, maxExtraDelayMillis), duration, actions, traceDirectory,
-                    workDirectory, classpath, command);
+                    workDirectory, classpath, command, nodeJvmFlags);
         }
     }
 }

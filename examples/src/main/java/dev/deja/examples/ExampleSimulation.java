@@ -2,8 +2,10 @@ package dev.deja.examples;
 
 import dev.deja.node.NodeId;
 import dev.deja.sim.SimulationSettings;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * How to run one example in the simulator: its cluster nodes with the bug switch, and its workload client as the
@@ -33,10 +35,20 @@ public final class ExampleSimulation {
      * @throws IllegalArgumentException if {@code nodes} is out of range or the example has no such bug
      */
     public static SimulationSettings.Builder settings(Example example, int nodes, Optional<String> bug) {
+        return settings(example, nodes, bug, Map.of());
+    }
+
+    /** The same with {@code extraArgs} given to every cluster node besides the bug switch (as {@code --arg}). */
+    public static SimulationSettings.Builder settings(Example example, int nodes, Optional<String> bug,
+                                                      Map<String, String> extraArgs) {
+        if (extraArgs.containsKey("bug")) {
+            throw new IllegalArgumentException("the bug is switched with --bug, not --arg bug=...");
+        }
         if (nodes < 1 || nodes > MAX_NODES) {
             throw new IllegalArgumentException("--nodes must be between 1 and " + MAX_NODES + ", was " + nodes);
         }
-        Map<String, String> args = example.nodeArgs(bug);
+        Map<String, String> args = new LinkedHashMap<>(example.nodeArgs(bug));
+        args.putAll(extraArgs);
         SimulationSettings.Builder builder = SimulationSettings.builder();
         for (NodeId id : example.nodeIds(nodes)) {
             builder.node(id, example.nodeClass().getName(), args);
@@ -54,6 +66,11 @@ public final class ExampleSimulation {
         StringBuilder command = new StringBuilder("./deja simulate ").append(example.name())
                 .append(" --nodes ").append(settings.nodes().size()).append(" --seed ").append(settings.seed());
         bug.ifPresent(name -> command.append(" --bug ").append(name));
+        new TreeMap<>(settings.nodes().values().iterator().next().args()).forEach((key, value) -> {
+            if (!key.equals("bug")) {
+                command.append(" --arg ").append(key).append('=').append(value);
+            }
+        });
         if (settings.dropProbability() > 0) {
             command.append(" --drop ").append(settings.dropProbability());
         }

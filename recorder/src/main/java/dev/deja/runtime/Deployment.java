@@ -51,10 +51,12 @@ public final class Deployment {
      * @param actions        kills and restarts
      * @param classpath      the classpath of the node processes
      * @param settings       recorded in {@code trace.json} for humans
+     * @param nodeJvmFlags   extra flags for the node JVMs, after {@link #childJvmFlags()} (so they override them:
+     *                       {@code -XX:TieredStopAtLevel=4} gives nodes the full JIT, as in production)
      */
     public record Plan(ClusterSpec cluster, Optional<NodeId> driver, Optional<Path> traceDirectory, Path workDirectory,
                        Duration duration, List<NodeAction> actions, String classpath, Map<String, Object> settings,
-                       String command) {
+                       String command, List<String> nodeJvmFlags) {
         public Plan {
             actions = actions.stream().sorted(Comparator.comparing(NodeAction::at)).toList();
             for (NodeAction action : actions) {
@@ -63,6 +65,15 @@ public final class Deployment {
                             + action.node() + ": not a node of the cluster");
                 }
             }
+            nodeJvmFlags = List.copyOf(nodeJvmFlags);
+        }
+
+        /** A plan whose node JVMs get only {@link #childJvmFlags()}. */
+        public Plan(ClusterSpec cluster, Optional<NodeId> driver, Optional<Path> traceDirectory, Path workDirectory,
+                    Duration duration, List<NodeAction> actions, String classpath, Map<String, Object> settings,
+                    String command) {
+            this(cluster, driver, traceDirectory, workDirectory, duration, actions, classpath, settings, command,
+                    List.of());
         }
     }
 
@@ -76,7 +87,10 @@ public final class Deployment {
     private final PrintStream progress;
     private final Map<NodeId, Process> processes = new LinkedHashMap<>();
     private final List<TraceSummary.LauncherEvent> events = new ArrayList<>();
+    private Path clusterFile;
+    private long startMillis;
     private long runStartNanos;
+    private LiveNode driver;
 
     public Deployment(Plan plan, PrintStream progress) {
         this.plan = plan;
@@ -85,12 +99,31 @@ public final class Deployment {
 
     /** Runs the deployment to its end; node processes are always stopped, even on failure. */
     public Result run() throws IOException, InterruptedException {
+        start();
+        boolean driverFinished;
+        try {
+            driverFinished = awaitEnd();
+        } catch (IOException | InterruptedException | RuntimeException | Error e) {
+            stopProcesses();
+            throw e;
+        }
+        return finish(driverFinished);
+    }
+
+    /**
+     * Starts every node and the workload driver and returns: for callers that decide themselves how long the
+     * run lasts (a benchmark, say), then end it with {@link #stop()}. {@link #run()} is start, wait, stop.
+     * Kills and restarts of the plan happen only under {@link #run()}. If a node fails to start, the ones
+     * already started are stopped.
+     */
+    public void start() throws IOException, InterruptedException {
+        if (clusterFile != null) {
+            throw new IllegalStateException("a deployment starts once");
+        }
         Files.createDirectories(plan.workDirectory());
-        Path clusterFile = plan.workDirectory().resolve("cluster.json");
+        clusterFile = plan.workDirectory().resolve("cluster.json");
         plan.cluster().write(clusterFile);
-        long startMillis = System.currentTimeMillis();
-        boolean driverFinished = false;
-        LiveNode driver = null;
+        startMillis = System.currentTimeMillis();
         try {
             for (NodeId node : plan.cluster().nodes().keySet()) {
                 launch(node, clusterFile);
@@ -107,27 +140,46 @@ public final class Deployment {
                         plan.workDirectory().resolve(id.value()).resolve("storage"), Optional.empty(),
                         new PrintStream(Files.newOutputStream(plan.workDirectory().resolve(id.value() + ".log")), true)));
             }
-            int nextAction = 0;
-            long endNanos = runStartNanos + plan.duration().toNanos();
-            while (System.nanoTime() < endNanos) {
-                while (nextAction < plan.actions().size()
-                        && elapsedNanos() >= plan.actions().get(nextAction).at().toNanos()) {
-                    perform(plan.actions().get(nextAction++), clusterFile);
-                }
-                if (driver != null && driver.node() instanceof WorkloadDriver workload && workload.finished()
-                        && nextAction >= plan.actions().size()) {
-                    driverFinished = true;
-                    break;
-                }
-                checkNodesAlive();
-                Thread.sleep(20);
-            }
-        } finally {
-            if (driver != null) {
-                driver.stop();
-            }
-            stopAll();
+        } catch (IOException | InterruptedException | RuntimeException | Error e) {
+            stopProcesses();
+            throw e;
         }
+    }
+
+    /** The workload driver's node object once {@link #start()} returned, if the plan has a driver. */
+    public Optional<dev.deja.node.Node> driver() {
+        return Optional.ofNullable(driver).map(LiveNode::node);
+    }
+
+    /**
+     * Stops a deployment begun with {@link #start()}: the driver, then every node cleanly (SIGTERM), and writes
+     * {@code trace.json} when recording.
+     */
+    public Result stop() throws IOException, InterruptedException {
+        return finish(driver != null && driver.node() instanceof WorkloadDriver workload && workload.finished());
+    }
+
+    /** Waits for the driver to finish or the duration to end, performing kills and restarts on time. */
+    private boolean awaitEnd() throws IOException, InterruptedException {
+        int nextAction = 0;
+        long endNanos = runStartNanos + plan.duration().toNanos();
+        while (System.nanoTime() < endNanos) {
+            while (nextAction < plan.actions().size()
+                    && elapsedNanos() >= plan.actions().get(nextAction).at().toNanos()) {
+                perform(plan.actions().get(nextAction++), clusterFile);
+            }
+            if (driver != null && driver.node() instanceof WorkloadDriver workload && workload.finished()
+                    && nextAction >= plan.actions().size()) {
+                return true;
+            }
+            checkNodesAlive();
+            Thread.sleep(20);
+        }
+        return false;
+    }
+
+    private Result finish(boolean driverFinished) throws IOException, InterruptedException {
+        stopProcesses();
         Duration elapsed = Duration.ofNanos(System.nanoTime() - runStartNanos);
         if (plan.traceDirectory().isPresent()) {
             Trace.writeSummary(plan.traceDirectory().get(), new TraceSummary(EntryCodec.FORMAT_VERSION, "deploy",
@@ -135,6 +187,14 @@ public final class Deployment {
                     System.currentTimeMillis(), plan.settings(), events));
         }
         return new Result(elapsed, driverFinished, List.copyOf(events));
+    }
+
+    /** Stops the driver and every node process; idempotent. */
+    private void stopProcesses() throws InterruptedException {
+        if (driver != null) {
+            driver.stop();
+        }
+        stopAll();
     }
 
     private long elapsedNanos() {
@@ -170,9 +230,9 @@ public final class Deployment {
     }
 
     private void launch(NodeId node, Path clusterFile) throws IOException {
-        List<String> recording = plan.traceDirectory()
-                .map(t -> List.of("-D" + Recording.PROPERTY + "=" + t.toAbsolutePath())).orElse(List.of());
-        List<String> command = childJavaCommand(recording, plan.classpath(), "dev.deja.main.NodeMain", List.of(
+        List<String> flags = new ArrayList<>(plan.nodeJvmFlags());
+        plan.traceDirectory().ifPresent(t -> flags.add("-D" + Recording.PROPERTY + "=" + t.toAbsolutePath()));
+        List<String> command = childJavaCommand(flags, plan.classpath(), "dev.deja.main.NodeMain", List.of(
                 "--cluster", clusterFile.toAbsolutePath().toString(), "--node", node.value(), "--storage",
                 plan.workDirectory().resolve(node.value()).resolve("storage").toAbsolutePath().toString()));
         Path log = plan.workDirectory().resolve(node.value() + ".log");

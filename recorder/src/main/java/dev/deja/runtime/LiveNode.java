@@ -139,13 +139,15 @@ public final class LiveNode implements AutoCloseable {
         closed = true;
         stopping = true;
         tasks.add(() -> { }); // wake the handler thread if it is waiting
-        transport.close();
-        scheduler.shutdownNow();
         try {
+            // The network and the timers stay up until the current handler has finished: a handler cut short by a
+            // closed transport would leave a log that ends inside a handler, which replay cannot reproduce.
             handlerThread.join(Duration.ofSeconds(10));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        transport.close();
+        scheduler.shutdownNow();
         if (handlerThread.isAlive()) {
             log(runner.incarnation(), "a handler did not finish within 10 s; the recording stays incomplete");
             return;

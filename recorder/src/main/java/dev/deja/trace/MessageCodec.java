@@ -3,12 +3,14 @@ package dev.deja.trace;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.cbor.CBORFactory;
 import com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.concurrent.ConcurrentHashMap;
 import net.jpountz.xxhash.XXHash64;
 import net.jpountz.xxhash.XXHashFactory;
 
@@ -25,6 +27,8 @@ public final class MessageCodec {
     private final ObjectMapper cbor;
     private final ObjectMapper json;
     private final ClassLoader classLoader;
+    // Per message class: resolving the name and Jackson's root deserializer once, not at every message.
+    private final ConcurrentHashMap<String, ObjectReader> readers = new ConcurrentHashMap<>();
 
     public MessageCodec(ClassLoader classLoader) {
         this.classLoader = classLoader;
@@ -61,15 +65,20 @@ public final class MessageCodec {
 
     /** Decodes a payload back into an instance of its class. */
     public Object decode(Payload payload) {
-        Class<?> type;
-        try {
-            type = Class.forName(payload.type(), false, classLoader);
-        } catch (ClassNotFoundException e) {
-            throw new IllegalArgumentException("message class " + payload.type()
-                    + " is not on the classpath (replaying a user's system needs its classes)", e);
+        ObjectReader reader = readers.get(payload.type());
+        if (reader == null) {
+            Class<?> type;
+            try {
+                type = Class.forName(payload.type(), false, classLoader);
+            } catch (ClassNotFoundException e) {
+                throw new IllegalArgumentException("message class " + payload.type()
+                        + " is not on the classpath (replaying a user's system needs its classes)", e);
+            }
+            reader = cbor.readerFor(type);
+            readers.putIfAbsent(payload.type(), reader);
         }
         try {
-            return cbor.readValue(payload.bytes(), type);
+            return reader.readValue(payload.bytes());
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot decode a " + payload.type() + ": " + e.getMessage(), e);
         }

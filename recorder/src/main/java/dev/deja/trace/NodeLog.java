@@ -130,6 +130,7 @@ public final class NodeLog {
      */
     public final class Cursor implements Iterator<TraceEvent>, AutoCloseable {
         private final EntryCodec codec = new EntryCodec();
+        private byte[] stored = new byte[256]; // reused: the codec copies out what it keeps
         private int incarnationIndex = -1;
         private SingleChronicleQueue queue;
         private ExcerptTailer tailer;
@@ -203,12 +204,14 @@ public final class NodeLog {
                     Bytes<?> bytes = document.wire().bytes();
                     long offset = bytes.readPosition();
                     int length = (int) bytes.readRemaining();
-                    byte[] stored = new byte[length];
-                    bytes.read(stored);
+                    if (stored.length < length) {
+                        stored = new byte[Math.max(length, stored.length * 2)];
+                    }
+                    bytes.read(stored, 0, length);
                     int cycle = tailer.cycle();
                     long entryIndex = decoded;
                     try {
-                        TraceEvent event = codec.decode(manifest.node(), stored);
+                        TraceEvent event = codec.decode(manifest.node(), stored, length);
                         nextIndex = entryIndex;
                         nextQueueDirectory = queueDirectory;
                         nextCycle = cycle;

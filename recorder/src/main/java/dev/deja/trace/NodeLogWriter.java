@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.List;
+import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 
@@ -29,6 +30,7 @@ import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 public final class NodeLogWriter implements TraceSink, AutoCloseable {
     private final Path nodeDirectory;
     private final EntryCodec codec = new EntryCodec();
+    private Bytes<byte[]> encodedView; // a Chronicle view of the codec's buffer, made again when the buffer grows
     private final SingleChronicleQueue queue;
     private final ExcerptAppender appender;
     private final int incarnation;
@@ -138,7 +140,12 @@ public final class NodeLogWriter implements TraceSink, AutoCloseable {
             throw new IllegalArgumentException("invariant seq-contiguous violated: expected seq " + nextSeq
                     + " of incarnation " + incarnation + ", got " + entry);
         }
-        appender.writeBytes(codec.encode(entry));
+        int length = codec.encode(entry);
+        if (encodedView == null || encodedView.underlyingObject() != codec.encoded()) {
+            encodedView = Bytes.wrapForRead(codec.encoded());
+        }
+        encodedView.readPositionRemaining(0, length);
+        appender.writeBytes(encodedView);
         nextSeq++;
     }
 

@@ -1,5 +1,5 @@
 package dev.deja.examples.paxos;
 
 /** Step 1: a leader asks every agent to join round {@code round}. */
-public record Collect(long round) {
+public record Collect(int slot, long round) {
 }

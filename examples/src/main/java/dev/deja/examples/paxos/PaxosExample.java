@@ -3,6 +3,7 @@ package dev.deja.examples.paxos;
 import dev.deja.examples.Example;
 import dev.deja.node.Node;
 import dev.deja.runtime.WorkloadDriver;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -26,6 +27,14 @@ public final class PaxosExample implements Example {
     @Override
     public Map<String, String> bugs() {
         return PaxosNode.BUGS;
+    }
+
+    @Override
+    public Map<String, String> arguments() {
+        Map<String, String> arguments = new LinkedHashMap<>();
+        arguments.put("slots=K", "run K independent consensus instances at once (default 1), giving a bug K chances per run");
+        arguments.put("sleep=MIN..MAX", "milliseconds a leader sleeps before starting a round (default 50..300)");
+        return arguments;
     }
 
     @Override

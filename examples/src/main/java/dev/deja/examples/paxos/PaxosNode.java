@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.random.RandomGenerator;
 
 /**
  * A Paxos process that is both a leader and an agent, following the WiDS Checker paper (section 4.1).
@@ -31,6 +32,11 @@ import java.util.TreeMap;
  * {@link Begin} unless it answered a higher-numbered {@link Collect}. Its state is synced to storage before
  * it replies, so a restarted incarnation keeps its promises.
  *
+ * <p>Slots ({@code slots} argument, default 1): a node can run several independent single-decree instances at once
+ * (a replicated log without a stable leader), one object of this class per slot, each with its own rounds, storage
+ * keys and timers; messages name their slot. A deployment then gives each bug many chances in one run. The node
+ * answers the client's {@link Query} once every slot is decided.
+ *
  * <p>Bugs ({@code bug} argument): {@code latest-response} makes the leader submit the value of the latest
  * received answer that carries one; {@code spec} follows the published specification, whose agent keeps the
  * accepted round apart from the answered-Collect round, so its accepted round can decrease.
@@ -40,13 +46,24 @@ public final class PaxosNode implements Node {
     static final Map<String, String> BUGS = bugs();
 
     private static final String NEXT_ROUND_TAG = "next-round";
-    private static final long MIN_SLEEP_MILLIS = 50;
-    private static final long MAX_SLEEP_MILLIS = 300;
+    private static final long DEFAULT_MIN_SLEEP_MILLIS = 50;
+    private static final long DEFAULT_MAX_SLEEP_MILLIS = 300;
     private static final String COLLECT_ROUND_KEY = "agent.collectRound";
     private static final String ACCEPTED_ROUND_KEY = "agent.acceptedRound";
     private static final String ACCEPTED_VALUE_KEY = "agent.acceptedValue";
     private static final String LEADER_ROUND_KEY = "leader.round";
+    private static final int MAX_SLOTS = 1000;
 
+    // Which consensus instance this object runs: 0 for the node itself; a node with slots=K hosts the
+    // instances 1..K-1 as child objects of this class, each with its own storage keys and timers.
+    private final int slot;
+    private final TreeMap<Integer, PaxosNode> otherSlots = new TreeMap<>();
+    // The timers the other slots set, so the node can hand each firing to its slot.
+    private final Map<TimerId, Integer> slotTimers = new HashMap<>();
+
+    // How long a leader sleeps before starting another round: argument sleep=MIN..MAX (milliseconds).
+    private long minSleepMillis;
+    private long maxSleepMillis;
     private boolean latestResponseBug;
     private boolean specBug;
     private List<NodeId> allNodes;
@@ -78,6 +95,11 @@ public final class PaxosNode implements Node {
     private final TreeMap<Long, Map<NodeId, String>> acceptances = new TreeMap<>();
 
     public PaxosNode() {
+        this(0);
+    }
+
+    private PaxosNode(int slot) {
+        this.slot = slot;
     }
 
     private static Map<String, String> bugs() {
@@ -97,6 +119,9 @@ public final class PaxosNode implements Node {
                     + String.join(", ", BUGS.keySet()));
         }
         latestResponseBug = "latest-response".equals(bug);
+        long[] sleep = sleepRange(env.args().get("sleep"));
+        minSleepMillis = sleep[0];
+        maxSleepMillis = sleep[1];
         specBug = "spec".equals(bug);
 
         List<NodeId> nodes = new ArrayList<>(env.peers());
@@ -106,6 +131,9 @@ public final class PaxosNode implements Node {
         majority = allNodes.size() / 2 + 1;
         selfIndex = allNodes.indexOf(env.self());
 
+        if (slot == 0) {
+            startOtherSlots(env);
+        }
         Storage storage = env.storage();
         collectRound = readLong(storage, COLLECT_ROUND_KEY);
         acceptedRound = readLong(storage, ACCEPTED_ROUND_KEY);
@@ -113,14 +141,65 @@ public final class PaxosNode implements Node {
         currentRound = readLong(storage, LEADER_ROUND_KEY);
         highestRoundSeen = Math.max(currentRound, Math.max(collectRound, acceptedRound));
         if (env.incarnation() > 1) {
-            env.log("recovered collectRound=" + collectRound + " acceptedRound=" + acceptedRound
+            env.log((slot == 0 ? "" : "slot " + slot + ": ") + "recovered collectRound=" + collectRound + " acceptedRound=" + acceptedRound
                     + " acceptedValue=" + acceptedValue + " leaderRound=" + currentRound);
         }
         sleepBeforeNextRound(env);
     }
 
+    /** Creates and starts the instances 1..K-1 of argument {@code slots=K} (default 1: this node only). */
+    private void startOtherSlots(Env env) {
+        int slots = slotCount(env.args().get("slots"));
+        for (int other = 1; other < slots; other++) {
+            otherSlots.put(other, new PaxosNode(other));
+        }
+        otherSlots.forEach((other, instance) -> instance.onStart(new SlotEnv(env, other)));
+    }
+
+    static int slotCount(String text) {
+        if (text == null) {
+            return 1;
+        }
+        try {
+            int slots = Integer.parseInt(text.strip());
+            if (slots >= 1 && slots <= MAX_SLOTS) {
+                return slots;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("Paxos argument slots='" + text + "' must be a number of consensus instances"
+                + " from 1 to " + MAX_SLOTS);
+    }
+
+    /** The decided value of every slot, or null while some slot is undecided. */
+    private String decidedInEverySlot() {
+        for (PaxosNode instance : otherSlots.values()) {
+            if (instance.decidedValue == null) {
+                return null;
+            }
+        }
+        return decidedValue;
+    }
+
     @Override
     public void onMessage(Env env, NodeId from, Object message) {
+        int target = switch (message) {
+            case Collect collect -> collect.slot();
+            case Last last -> last.slot();
+            case Begin begin -> begin.slot();
+            case Accepted accepted -> accepted.slot();
+            default -> 0;
+        };
+        if (target != slot) {
+            PaxosNode instance = otherSlots.get(target);
+            if (instance == null) {
+                env.log("ignored a " + message.getClass().getSimpleName() + " for unknown slot " + target + " from " + from);
+            } else {
+                instance.onMessage(new SlotEnv(env, target), from, message);
+            }
+            return;
+        }
         switch (message) {
             case Collect collect -> onCollect(env, from, collect);
             case Last last -> onLast(env, from, last);
@@ -128,8 +207,9 @@ public final class PaxosNode implements Node {
             case Accepted accepted -> onAccepted(env, from, accepted);
             case Propose propose -> onPropose(env, from, propose);
             case Query _ -> {
-                if (decidedValue != null) {
-                    env.send(from, new Decided(decidedValue));
+                String decided = decidedInEverySlot();
+                if (decided != null) {
+                    env.send(from, new Decided(decided));
                 }
             }
             default -> env.log("ignored an unexpected " + message.getClass().getSimpleName() + " from " + from);
@@ -138,6 +218,11 @@ public final class PaxosNode implements Node {
 
     @Override
     public void onTimer(Env env, TimerId timer, Object tag) {
+        Integer target = slotTimers.remove(timer);
+        if (target != null) {
+            otherSlots.get(target).onTimer(new SlotEnv(env, target), timer, tag);
+            return;
+        }
         if (NEXT_ROUND_TAG.equals(tag) && timer.equals(roundTimer)) {
             roundTimer = null;
             if (decidedValue == null) {
@@ -151,7 +236,7 @@ public final class PaxosNode implements Node {
 
     private void sleepBeforeNextRound(Env env) {
         if (decidedValue == null) {
-            long sleepMillis = env.random().nextLong(MIN_SLEEP_MILLIS, MAX_SLEEP_MILLIS + 1);
+            long sleepMillis = env.random().nextLong(minSleepMillis, maxSleepMillis + 1);
             roundTimer = env.setTimer(Duration.ofMillis(sleepMillis), NEXT_ROUND_TAG);
         }
     }
@@ -168,7 +253,7 @@ public final class PaxosNode implements Node {
         env.storage().write(LEADER_ROUND_KEY, bytes(Long.toString(currentRound)));
         env.storage().sync();
         for (NodeId agent : allNodes) {
-            env.send(agent, new Collect(currentRound));
+            env.send(agent, new Collect(slot, currentRound));
         }
     }
 
@@ -204,7 +289,7 @@ public final class PaxosNode implements Node {
         }
         collecting = false;
         for (NodeId agent : allNodes) {
-            env.send(agent, new Begin(currentRound, value));
+            env.send(agent, new Begin(slot, currentRound, value));
         }
     }
 
@@ -232,8 +317,14 @@ public final class PaxosNode implements Node {
         if (ownValue == null) {
             ownValue = propose.value();
         }
-        if (decidedValue != null) {
-            env.send(from, new Decided(decidedValue));
+        otherSlots.values().forEach(instance -> {
+            if (instance.ownValue == null) {
+                instance.ownValue = propose.value();
+            }
+        });
+        String decided = decidedInEverySlot();
+        if (decided != null) {
+            env.send(from, new Decided(decided));
         }
     }
 
@@ -251,7 +342,7 @@ public final class PaxosNode implements Node {
         }
         collectRound = collect.round();
         persistAgentState(env);
-        env.send(from, new Last(collect.round(), acceptedRound, acceptedValue));
+        env.send(from, new Last(slot, collect.round(), acceptedRound, acceptedValue));
     }
 
     /** Step 4: accepts a Begin unless a Collect of a higher round was answered, and tells every leader. */
@@ -268,7 +359,7 @@ public final class PaxosNode implements Node {
             collectRound = Math.max(collectRound, begin.round());
         }
         persistAgentState(env);
-        Accepted accepted = new Accepted(acceptedRound, acceptedValue);
+        Accepted accepted = new Accepted(slot, acceptedRound, acceptedValue);
         for (NodeId leader : allNodes) {
             env.send(leader, accepted);
         }
@@ -282,6 +373,27 @@ public final class PaxosNode implements Node {
         storage.sync();
     }
 
+    /** Parses the {@code sleep} argument, {@code MIN..MAX} in milliseconds; absent means the default 50..300. */
+    static long[] sleepRange(String text) {
+        if (text == null) {
+            return new long[] {DEFAULT_MIN_SLEEP_MILLIS, DEFAULT_MAX_SLEEP_MILLIS};
+        }
+        String[] parts = text.split("\\.\\.", -1);
+        try {
+            if (parts.length == 2) {
+                long min = Long.parseLong(parts[0].strip());
+                long max = Long.parseLong(parts[1].strip());
+                if (min >= 1 && max >= min) {
+                    return new long[] {min, max};
+                }
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("Paxos argument sleep='" + text + "' must read MIN..MAX in milliseconds with"
+                + " 1 <= MIN <= MAX, e.g. sleep=10..60");
+    }
+
     private static long readLong(Storage storage, String key) {
         Optional<byte[]> value = storage.read(key);
         return value.map(bytes -> Long.parseLong(string(bytes))).orElse(0L);
@@ -293,5 +405,61 @@ public final class PaxosNode implements Node {
 
     private static String string(byte[] bytes) {
         return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The view of the node's {@link Env} that the instance of one other slot gets: the same node, peers, clock and
+     * randomness; storage keys of its own; its timers remembered so that their firings come back to it.
+     */
+    private final class SlotEnv implements Env {
+        private final Env env;
+        private final int slotOfView;
+
+        SlotEnv(Env env, int slotOfView) {
+            this.env = env;
+            this.slotOfView = slotOfView;
+        }
+
+        @Override public NodeId self() { return env.self(); }
+
+        @Override public List<NodeId> peers() { return env.peers(); }
+
+        @Override public Map<String, String> args() { return env.args(); }
+
+        @Override public int incarnation() { return env.incarnation(); }
+
+        @Override public void send(NodeId to, Object message) { env.send(to, message); }
+
+        @Override
+        public TimerId setTimer(Duration delay, Object tag) {
+            TimerId timer = env.setTimer(delay, tag);
+            slotTimers.put(timer, slotOfView);
+            return timer;
+        }
+
+        @Override
+        public void cancelTimer(TimerId timer) {
+            slotTimers.remove(timer);
+            env.cancelTimer(timer);
+        }
+
+        @Override public long nowMillis() { return env.nowMillis(); }
+
+        @Override public RandomGenerator random() { return env.random(); }
+
+        @Override
+        public Storage storage() {
+            Storage storage = env.storage();
+            String prefix = "slot" + slotOfView + ".";
+            return new Storage() {
+                @Override public Optional<byte[]> read(String key) { return storage.read(prefix + key); }
+
+                @Override public void write(String key, byte[] value) { storage.write(prefix + key, value); }
+
+                @Override public void sync() { storage.sync(); }
+            };
+        }
+
+        @Override public void log(String line) { env.log("slot " + slotOfView + ": " + line); }
     }
 }

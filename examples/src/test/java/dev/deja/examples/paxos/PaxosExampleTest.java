@@ -23,8 +23,8 @@ class PaxosExampleTest {
     @Test
     void messages_roundTripThroughTheCodec() {
         MessageCodec codec = MessageCodec.defaultCodec();
-        List<Object> messages = List.of(new Collect(7), new Last(7, 0, null), new Last(12, 3, "v-n3"),
-                new Begin(12, "v-n3"), new Accepted(12, "v-n3"), new Propose("v-n1"), new Query(),
+        List<Object> messages = List.of(new Collect(0, 7), new Last(0, 7, 0, null), new Last(4, 12, 3, "v-n3"),
+                new Begin(4, 12, "v-n3"), new Accepted(0, 12, "v-n3"), new Propose("v-n1"), new Query(),
                 new Decided("v-n3"), "next-round");
         for (Object message : messages) {
             Payload payload = codec.encode(message);

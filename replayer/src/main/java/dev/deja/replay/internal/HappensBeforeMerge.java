@@ -8,7 +8,6 @@ import dev.deja.trace.TraceEvent;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -23,8 +22,8 @@ import java.util.PriorityQueue;
  * per-node rules checked by {@link NodeStream} it is a linearization of happens-before. Validation, failing
  * with {@link ReplayException} naming both entries: each receive's carried sender clock is below the
  * receive's, and when the sender was recorded, the sender's log has a send with that message id and exactly
- * that clock. Sends are remembered in a bounded map (oldest evicted); a receive whose send might have been
- * evicted is not checked against the sender. Messages from unrecorded nodes (clients) are legal. Not
+ * that clock. Sends are remembered in a bounded table (oldest forgotten); a receive whose send might have been
+ * forgotten is not checked against the sender. Messages from unrecorded nodes (clients) are legal. Not
  * thread-safe.
  */
 public final class HappensBeforeMerge implements Iterator<TraceEvent>, AutoCloseable {
@@ -41,20 +40,13 @@ public final class HappensBeforeMerge implements Iterator<TraceEvent>, AutoClose
     /** The default number of sends remembered for checking receives. */
     static final int DEFAULT_REMEMBERED_SENDS = 1 << 18;
 
-    private record SendKey(NodeId from, long messageId) {
-        /** Mixed, because sequential message ids of nodes with similar names collide under the record's default hash. */
-        @Override
-        public int hashCode() {
-            return from.hashCode() * 0x85EBCA6B ^ Long.hashCode(messageId * 0x9E3779B97F4A7C15L);
-        }
-    }
-
     private final String traceName;
     private final Map<NodeId, NodeStream> streams = new HashMap<>();
     private final PriorityQueue<NodeStream> heads = new PriorityQueue<>(
             (a, b) -> ORDER.compare(a.peek(0), b.peek(0)));
-    private final LinkedHashMap<SendKey, TraceEvent> sends;
-    private long evictedUpToLamport;
+    private final RememberedSends sends;
+    // Small numbers for node ids in the remembered sends (senders are recorded nodes, receivers any node).
+    private final Map<NodeId, Integer> nodeNumbers = new HashMap<>();
 
     /**
      * @param traceName       names the trace in error messages
@@ -63,16 +55,7 @@ public final class HappensBeforeMerge implements Iterator<TraceEvent>, AutoClose
      */
     public HappensBeforeMerge(String traceName, List<NodeStream> nodeStreams, int rememberedSends) {
         this.traceName = traceName;
-        this.sends = new LinkedHashMap<>(1024, 0.75f, false) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<SendKey, TraceEvent> eldest) {
-                if (size() > rememberedSends) {
-                    evictedUpToLamport = Math.max(evictedUpToLamport, eldest.getValue().lamport());
-                    return true;
-                }
-                return false;
-            }
-        };
+        this.sends = new RememberedSends(rememberedSends);
         for (NodeStream stream : nodeStreams) {
             if (streams.put(stream.node(), stream) != null) {
                 throw new IllegalArgumentException("two logs of node " + stream.node());
@@ -108,7 +91,7 @@ public final class HappensBeforeMerge implements Iterator<TraceEvent>, AutoClose
             heads.add(stream);
         }
         switch (entry.event()) {
-            case Event.Send send -> sends.put(new SendKey(entry.node(), send.messageId()), entry);
+            case Event.Send send -> sends.put(number(entry.node()), send.messageId(), entry.lamport(), number(send.to()));
             case Event.Receive receive -> checkReceive(entry, receive);
             default -> {
             }
@@ -116,38 +99,55 @@ public final class HappensBeforeMerge implements Iterator<TraceEvent>, AutoClose
         return entry;
     }
 
+    private int number(NodeId node) {
+        Integer number = nodeNumbers.get(node);
+        if (number == null) {
+            number = nodeNumbers.size();
+            nodeNumbers.put(node, number);
+        }
+        return number;
+    }
+
     private void checkReceive(TraceEvent entry, Event.Receive receive) {
-        String message = "message " + EventJson.messageId(receive.messageId()) + " from " + receive.from();
         if (receive.fromLamport() >= entry.lamport()) {
-            throw new ReplayException(traceName + ": " + message + " was received at clock " + entry.lamport()
+            throw new ReplayException(traceName + ": " + describe(receive) + " was received at clock " + entry.lamport()
                     + " but carries the sender's clock " + receive.fromLamport() + " (not smaller): " + entry);
         }
         NodeStream sender = streams.get(receive.from());
         if (sender == null) {
             return; // an unrecorded node, such as a client: nothing to check against
         }
-        TraceEvent send = sends.get(new SendKey(receive.from(), receive.messageId()));
-        if (send == null && receive.fromLamport() <= evictedUpToLamport) {
-            return; // the send may have been evicted from the bounded map
+        int slot = sends.find(number(receive.from()), receive.messageId());
+        if (slot < 0 && receive.fromLamport() <= sends.forgottenUpToLamport()) {
+            return; // the send may have been forgotten by the bounded memory of sends
         }
-        if (send == null) {
-            Optional<TraceEvent> later = sender.findFromStart(e -> e.event() instanceof Event.Send s
-                    && s.messageId() == receive.messageId());
-            throw new ReplayException(traceName + ": " + message + " received by " + entry.node()
+        if (slot < 0) {
+            Optional<TraceEvent> later = findSend(sender, receive);
+            throw new ReplayException(traceName + ": " + describe(receive) + " received by " + entry.node()
                     + " has no earlier send in the log of " + receive.from() + ": receive " + entry + "; "
                     + later.map(s -> "the send " + s + " has clock " + s.lamport() + ", not smaller than the receive's "
                     + entry.lamport()).orElse("the log of " + receive.from() + " has no send with that message id"));
         }
-        if (send.lamport() != receive.fromLamport()) {
-            throw new ReplayException(traceName + ": " + message + " received by " + entry.node()
+        if (sends.lamport(slot) != receive.fromLamport()) {
+            throw new ReplayException(traceName + ": " + describe(receive) + " received by " + entry.node()
                     + " carries sender clock " + receive.fromLamport() + " but the recorded send has clock "
-                    + send.lamport() + ": send " + send + "; receive " + entry);
+                    + sends.lamport(slot) + ": send " + findSend(sender, receive).map(TraceEvent::toString)
+                    .orElse("?") + "; receive " + entry);
         }
-        Event.Send recorded = (Event.Send) send.event();
-        if (!recorded.to().equals(entry.node())) {
-            throw new ReplayException(traceName + ": " + message + " was received by " + entry.node()
-                    + " but sent to " + recorded.to() + ": send " + send + "; receive " + entry);
+        if (sends.receiver(slot) != number(entry.node())) {
+            TraceEvent send = findSend(sender, receive).orElseThrow();
+            throw new ReplayException(traceName + ": " + describe(receive) + " was received by " + entry.node()
+                    + " but sent to " + ((Event.Send) send.event()).to() + ": send " + send + "; receive " + entry);
         }
+    }
+
+    /** The send of a received message in its sender's log, read again from the start: for error messages only. */
+    private static Optional<TraceEvent> findSend(NodeStream sender, Event.Receive receive) {
+        return sender.findFromStart(e -> e.event() instanceof Event.Send s && s.messageId() == receive.messageId());
+    }
+
+    private static String describe(Event.Receive receive) {
+        return "message " + EventJson.messageId(receive.messageId()) + " from " + receive.from();
     }
 
     @Override

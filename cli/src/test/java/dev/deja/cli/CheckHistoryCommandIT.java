@@ -1,0 +1,181 @@
+package dev.deja.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.deja.check.CheckReport;
+import dev.deja.check.testing.ExampleRuns;
+import dev.deja.runtime.Deployment;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The edit → re-check loop as a user lives it: a second check with the same tables is evaluated from the stored
+ * history and prints the same report; a script that declares other tables replays again; {@code deja sql}
+ * reads the history and refuses writes; {@code --to} and {@code --limit} cut the check; {@code --watch}
+ * re-checks when the script is saved.
+ */
+class CheckHistoryCommandIT {
+    private static final String SCRIPT = "../scripts/paxos.py";
+
+    @TempDir
+    static Path temporary;
+
+    private static Path buggy;
+
+    @BeforeAll
+    static void record() {
+        // Seed 22 in the paper's setting shows the latest-response bug (see CheckerPaxosIT).
+        buggy = ExampleRuns.simulate(temporary, "paxos", 7, Optional.of("latest-response"), 22,
+                settings -> settings.dropProbability(0.3).delayMillis(1, 100)).trace();
+    }
+
+    @Test
+    void recheck_withUnchangedTables_usesTheHistory_andPrintsTheSameReport() throws Exception {
+        Path trace = copyOf(buggy, "recheck");
+        CliRun.Output first = CliRun.run("check", trace.toString(), SCRIPT);
+        CliRun.Output second = CliRun.run("check", trace.toString(), SCRIPT);
+        assertThat(first.err()).contains("replayed the trace");
+        assertThat(second.err()).contains("evaluated from the stored state history (tables unchanged, no replay)");
+        assertThat(second.out()).isEqualTo(first.out());
+        assertThat(second.status()).isEqualTo(first.status()).isEqualTo(1);
+
+        // A new predicate over the same tables is still evaluated from history ...
+        Path edited = temporary.resolve("edited.py");
+        Files.writeString(edited, Files.readString(Path.of(SCRIPT)) + """
+
+                @always
+                def rounds_are_positive():
+                    return forall(Agent, lambda a: a.accepted_round >= 0)
+                """);
+        CliRun.Output withNewPredicate = CliRun.run("check", trace.toString(), edited.toString());
+        assertThat(withNewPredicate.err()).contains("evaluated from the stored state history");
+        assertThat(withNewPredicate.out()).contains("global_consistency");
+
+        // ... while a script with another table declaration needs a replay.
+        Path otherTables = temporary.resolve("other-tables.py");
+        Files.writeString(otherTables, """
+                from deja import table, always
+                Agent = table("Agent", cls="dev.deja.examples.paxos.PaxosNode", columns=["collect_round"])
+                @always
+                def collect_round_not_negative():
+                    return all(a.collect_round >= 0 for a in Agent)
+                """);
+        CliRun.Output replayed = CliRun.run("check", trace.toString(), otherTables.toString());
+        assertThat(replayed.err()).contains("replayed the trace");
+        assertThat(replayed.status()).as(replayed.err()).isZero();
+        assertThat(CliRun.run("check", trace.toString(), SCRIPT, "--fresh").err()).contains("replayed the trace");
+    }
+
+    @Test
+    void sql_readsTheHistory_andRefusesAnythingButQueries() throws Exception {
+        Path trace = copyOf(buggy, "sql");
+        assertThat(CliRun.run("sql", trace.toString(), "SELECT COUNT(*) FROM events").err())
+                .contains("no check database at").contains("run 'deja check");
+        assertThat(CliRun.run("check", trace.toString(), SCRIPT).status()).isEqualTo(1);
+
+        CliRun.Output violations = CliRun.run("sql", trace.toString(),
+                "SELECT position, predicate, node FROM violations", "--format", "csv");
+        assertThat(violations.status()).as(violations.err()).isZero();
+        assertThat(violations.out()).isEqualTo("position,predicate,node\n3231,global_consistency,n6\n");
+
+        CliRun.Output asOf = CliRun.run("sql", trace.toString(), "SELECT COUNT(*) AS agents FROM Agent_history"
+                + " WHERE valid_from <= 3231 AND (valid_to IS NULL OR valid_to > 3231)", "--format", "json");
+        assertThat(asOf.out().replaceAll("\\s+", "")).isEqualToIgnoringCase("[{\"agents\":\"7\"}]");
+
+        CliRun.Output update = CliRun.run("sql", trace.toString(), "DELETE FROM violations");
+        assertThat(update.status()).isEqualTo(2);
+        assertThat(update.err()).contains("only queries are allowed");
+        assertThat(CliRun.run("sql", trace.toString(), "SELECT COUNT(*) FROM violations", "--format", "csv").out())
+                .endsWith("\n1\n");
+    }
+
+    @Test
+    void check_toAndLimit_cutTheCheckShort() {
+        Path trace = copyOf(buggy, "cut");
+        CliRun.Output before = CliRun.run("check", trace.toString(), SCRIPT, "--to", "3000");
+        assertThat(before.status()).as(before.err()).isZero();
+        assertThat(before.out()).contains("no violations");
+
+        Path json = temporary.resolve("limited.json");
+        CliRun.Output limited = CliRun.run("check", trace.toString(), SCRIPT, "--limit", "1", "--json", json.toString());
+        assertThat(limited.status()).isEqualTo(1);
+        assertThat(CheckReport.read(json).violations()).hasSize(1);
+        assertThat(CheckReport.read(json).violations().getFirst().event().position()).isEqualTo(3231);
+    }
+
+    @Test
+    void check_ofATracePathWithASemicolon_isRefusedBeforeOpeningH2() throws Exception {
+        Path odd = copyOf(buggy, "odd;name");
+        CliRun.Output output = CliRun.run("check", odd.toString(), SCRIPT);
+        assertThat(output.status()).isEqualTo(2);
+        assertThat(output.err()).contains(";");
+        assertThat(odd.resolve("check")).doesNotExist();
+    }
+
+    @Test
+    void watch_rechecksWhenTheScriptIsSaved() throws Exception {
+        Path trace = copyOf(buggy, "watch");
+        Path script = temporary.resolve("watched.py");
+        Files.writeString(script, Files.readString(Path.of(SCRIPT)));
+        List<String> command = Deployment.childJavaCommand(List.of("-Xmx1g"), System.getProperty("java.class.path"),
+                "dev.deja.main.DejaCli", List.of("check", trace.toString(), script.toString(), "--watch"));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        Thread reader = Thread.ofVirtual().start(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    lines.add(line);
+                }
+            } catch (java.io.IOException e) {
+                lines.add("read failed: " + e);
+            }
+        });
+        try {
+            assertThat(awaitLine(lines, "checked 2455 events: 1 violation")).isTrue();
+            assertThat(awaitLine(lines, "deja check: watching")).isTrue();
+            Files.writeString(script, Files.readString(script).replace("def global_consistency", "def agreement"));
+            assertThat(awaitLine(lines, "agreement")).as("the re-check after saving names the renamed predicate").isTrue();
+            assertThat(awaitLine(lines, "evaluated from the stored state history")).isTrue();
+        } finally {
+            process.destroy();
+            process.waitFor(10, TimeUnit.SECONDS);
+            reader.join(Duration.ofSeconds(5));
+        }
+    }
+
+    /** Waits up to three minutes (a loaded machine starts GraalPy slowly) for a line containing {@code text}, consuming lines before it. */
+    private static boolean awaitLine(BlockingQueue<String> lines, String text) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+        while (System.nanoTime() < deadline) {
+            String line = lines.poll(1, TimeUnit.SECONDS);
+            if (line != null && line.contains(text)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Path copyOf(Path trace, String name) {
+        Path copy = temporary.resolve(name);
+        try (var walk = Files.walk(trace)) {
+            for (Path source : walk.toList()) {
+                Files.copy(source, copy.resolve(trace.relativize(source).toString()));
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return copy;
+    }
+}

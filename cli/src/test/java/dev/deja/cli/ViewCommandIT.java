@@ -1,0 +1,102 @@
+package dev.deja.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import dev.deja.check.CheckReport;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code deja view} as a user runs it, on a simulated seven-process Paxos run with the latest-response bug (seed
+ * 22, checked with scripts/paxos.py): pictures without a display, and clear refusals.
+ */
+class ViewCommandIT {
+    private static final String SIMULATE = "simulate paxos --nodes 7 --bug latest-response --seed 22 --drop 0.3"
+            + " --delay 1ms..100ms --out";
+
+    @TempDir
+    static Path temporary;
+    private static Path trace;
+    private static Path report;
+    private static long violationAt;
+
+    @BeforeAll
+    static void simulateAndCheck() {
+        trace = temporary.resolve("paxos");
+        report = temporary.resolve("report.json");
+        CliRun.Output simulated = CliRun.run((SIMULATE + " " + trace).split(" "));
+        assertThat(simulated.status()).as(simulated.err()).isZero();
+        CliRun.Output checked = CliRun.run("check", trace.toString(), "../scripts/paxos.py", "--json", report.toString());
+        assertThat(checked.status()).as("the bug shows with seed 22: " + checked.out() + checked.err()).isEqualTo(1);
+        violationAt = CheckReport.read(report).violations().getFirst().event().position();
+    }
+
+    @Test
+    void view_withPng_writesThePictureAroundTheViolation() throws Exception {
+        Path png = temporary.resolve("around.png");
+        CliRun.Output output = CliRun.run("view", trace.toString(), "--report", report.toString(), "--png", png.toString(),
+                "--at", Long.toString(violationAt), "--cone");
+        assertThat(output.status()).as(output.err()).isZero();
+        assertThat(output.out()).isEqualTo("deja view: wrote " + png + ": positions " + (violationAt - 100) + ".."
+                + (violationAt + 40) + " of 5812, 7 node(s), 1 of 1 violation(s) in range\n");
+        assertThat(output.err()).contains("deja view: read 5812 entries of 7 nodes");
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertThat(image.getWidth()).isEqualTo(180 + 141 * 10);
+        assertThat(image.getHeight()).as("title, axis, 7 lanes, a stripe row and a legend").isBetween(300, 340);
+    }
+
+    @Test
+    void view_withPngTwice_writesTheSameBytes() throws Exception {
+        Path first = temporary.resolve("first.png");
+        Path second = temporary.resolve("second.png");
+        for (Path png : new Path[] {first, second}) {
+            CliRun.Output output = CliRun.run("view", trace.toString(), "--png", png.toString(), "--from", "100", "--to", "400",
+                    "--type", "Begin", "--type", "Last", "--hide-timers");
+            assertThat(output.status()).as(output.err()).isZero();
+        }
+        assertThat(Files.readAllBytes(first)).isEqualTo(Files.readAllBytes(second));
+    }
+
+    @Test
+    void view_withAReportOfAnotherTrace_refusesNamingTheMismatch() throws Exception {
+        Path other = temporary.resolve("other");
+        assertThat(CliRun.run("simulate", "paxos", "--nodes", "3", "--seed", "3", "--out", other.toString()).status()).isZero();
+        CliRun.Output output = CliRun.run("view", other.toString(), "--report", report.toString(), "--png",
+                temporary.resolve("x.png").toString());
+        assertThat(output.status()).isEqualTo(1);
+        assertThat(output.err()).contains("deja view: " + report + " does not belong to the trace " + other)
+                .contains("violation of global_consistency at position " + violationAt);
+        assertThat(Files.exists(temporary.resolve("x.png"))).isFalse();
+    }
+
+    @Test
+    void view_withBadOptions_saysWhatIsWrong() {
+        String png = temporary.resolve("bad.png").toString();
+        assertThat(CliRun.run("view", trace.toString(), "--png", png, "--from", "9000").err())
+                .contains("--from 9000 is outside the trace " + trace + " (positions 0..5811)");
+        assertThat(CliRun.run("view", trace.toString(), "--png", png, "--node", "n9").err())
+                .contains("--node n9: the trace has no node n9 (nodes: n1, n2, n3, n4, n5, n6, n7)");
+        assertThat(CliRun.run("view", trace.toString(), "--png", png, "--type", "Nope").err())
+                .contains("--type Nope: no message of that type in the trace (types: Accepted, Begin, Collect, Decided, Last, Propose, Query)");
+        assertThat(CliRun.run("view", trace.toString(), "--png", png, "--threshold", "enough_time").err())
+                .contains("threshold 'enough_time' must read NAME=VALUE");
+        assertThat(CliRun.run("view", trace.toString(), "--png", png, "--cone").err()).contains("--cone needs --at POS");
+        assertThat(CliRun.run("view", temporary.resolve("missing").toString(), "--png", png).err())
+                .contains("deja view: trace directory " + temporary.resolve("missing") + " does not exist");
+    }
+
+    @Test
+    void view_withoutPngAndWithoutADisplay_asksForPng() {
+        assumeThat(System.getenv("DISPLAY")).as("only without a display (with one, a window would open)").isNull();
+        assumeThat(System.getenv("WAYLAND_DISPLAY")).isNull();
+        CliRun.Output output = CliRun.run("view", trace.toString());
+        assertThat(output.status()).isEqualTo(1);
+        assertThat(output.err()).contains("no display to open a window on (DISPLAY is not set); write a picture instead with --png FILE");
+    }
+}

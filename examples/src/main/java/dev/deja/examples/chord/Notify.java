@@ -1,0 +1,5 @@
+package dev.deja.examples.chord;
+
+/** Stabilize: the sender believes it is the recipient's predecessor. */
+public record Notify() {
+}

@@ -1,0 +1,5 @@
+package dev.deja.examples.chord;
+
+/** Check-predecessor: are you alive? Answered with {@link Pong}. */
+public record Ping() {
+}

@@ -1,0 +1,5 @@
+package dev.deja.examples.chord;
+
+/** The answer to {@link Ping}. */
+public record Pong() {
+}

@@ -1,0 +1,78 @@
+package dev.deja.view;
+
+import dev.deja.check.CheckReport;
+import dev.deja.check.Violation;
+import dev.deja.view.internal.FxToolkit;
+import dev.deja.view.internal.PictureRenderer;
+import dev.deja.view.internal.ViewerWindow;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The viewer's entry points for the command line: pictures without a window, reports checked against their
+ * trace, and the interactive window.
+ */
+public final class Viewer {
+    private Viewer() {
+    }
+
+    /** Whether a desktop display is available for a window. */
+    public static boolean displayAvailable() {
+        return FxToolkit.displayAvailable();
+    }
+
+    /**
+     * Renders the graph {@code settings} describe to a PNG file, on JavaFX's headless platform when the toolkit
+     * is not running yet (no display needed). The same model and settings give the same bytes.
+     */
+    public static void writePng(TraceModel model, PictureSettings settings, Path file) {
+        FxToolkit.start(FxToolkit.Mode.HEADLESS);
+        PictureRenderer.writePng(model, settings, file);
+    }
+
+    /**
+     * Reads a check report and makes sure it belongs to {@code model}'s trace: every violation's position must
+     * exist and hold the event the report names (same node and Lamport clock). A report of another trace is
+     * refused naming the report, the first violation that does not fit and what the trace has there.
+     */
+    public static List<Violation> violationsOf(TraceModel model, Path report) {
+        CheckReport read = CheckReport.read(report);
+        for (Violation violation : read.violations()) {
+            long position = violation.event().position();
+            String names = "violation of " + violation.predicate() + " at position " + position + " (node "
+                    + violation.event().node() + ", Lamport " + violation.event().lamport() + ")";
+            if (position < 0 || position >= model.size()) {
+                throw new IllegalArgumentException(report + " does not belong to the trace " + model.name() + ": its "
+                        + names + " is outside the trace's positions 0.." + (model.size() - 1));
+            }
+            int at = (int) position;
+            if (!model.nodes().get(model.laneOf(at)).equals(violation.event().node())
+                    || model.lamport(at) != violation.event().lamport()) {
+                throw new IllegalArgumentException(report + " does not belong to the trace " + model.name() + ": its "
+                        + names + " does not match the trace, which has node " + model.nodes().get(model.laneOf(at))
+                        + " at Lamport " + model.lamport(at) + " there (was the report made from another trace?)");
+            }
+        }
+        return read.violations();
+    }
+
+    /**
+     * Opens the viewer window on {@code model} and returns when it is closed. Needs a display: the toolkit is
+     * started on the desktop unless it already runs (headless, in tests, it still opens, off screen).
+     */
+    public static void openWindow(TraceModel model, WindowSettings settings) {
+        FxToolkit.start(FxToolkit.Mode.DISPLAY);
+        CountDownLatch closed = new CountDownLatch(1);
+        FxToolkit.call(() -> {
+            ViewerWindow window = ViewerWindow.show(model, settings);
+            window.stage().addEventHandler(javafx.stage.WindowEvent.WINDOW_HIDDEN, event -> closed.countDown());
+            return window;
+        });
+        try {
+            closed.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,313 @@
+package dev.deja.view.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.deja.check.CheckedEvent;
+import dev.deja.check.RowChange;
+import dev.deja.check.StateStep;
+import dev.deja.check.TableSchema;
+import dev.deja.check.Violation;
+import dev.deja.check.store.H2StateHistory;
+import dev.deja.examples.paxos.PaxosNode;
+import dev.deja.node.NodeId;
+import dev.deja.replay.Replayer;
+import dev.deja.trace.Trace;
+import dev.deja.view.EventFilter;
+import dev.deja.view.EventType;
+import dev.deja.view.TraceModel;
+import dev.deja.view.WindowSettings;
+import java.lang.reflect.Field;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import javafx.geometry.Bounds;
+import javafx.geometry.Point2D;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * Drives the viewer window on JavaFX's headless platform with TestFX's robot (clicks on its buttons and its
+ * graph), on a simulated Paxos run; the node state it shows is compared with the replayed nodes' own fields,
+ * read independently with a replay listener.
+ */
+class ViewerWindowIT {
+    private static final int NODES = 3;
+    private static final long SEED = 4;
+
+    @TempDir
+    static Path temporary;
+    private static Path trace;
+    private static TraceModel model;
+    /** Every node's accepted round after every handler call, read from the replayed nodes. */
+    private static final Map<Integer, Long> acceptedRoundAfter = new HashMap<>();
+
+    private final FxRobot robot = new FxRobot();
+    private ViewerWindow window;
+
+    @BeforeAll
+    static void simulate() throws Exception {
+        trace = SimulatedRuns.paxos(temporary.resolve("paxos"), NODES, SEED);
+        model = TraceModel.open(trace);
+        Field acceptedRound = PaxosNode.class.getDeclaredField("acceptedRound");
+        acceptedRound.setAccessible(true);
+        Replayer.replay(Trace.open(trace), Replayer.Options.defaults().withListener((event, position, state) -> {
+            if (event.startedHandler()) {
+                state.node(event.entry().node()).ifPresent(node -> {
+                    try {
+                        acceptedRoundAfter.put((int) position, acceptedRound.getLong(node));
+                    } catch (IllegalAccessException e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+            }
+        }));
+        FxToolkit.start(FxToolkit.Mode.HEADLESS);
+        System.out.printf("ViewerWindowIT: %d entries; the trace is made by: %s%n", model.size(),
+                SimulatedRuns.command(NODES, SEED));
+    }
+
+    @AfterEach
+    void close() {
+        if (window != null) {
+            FxToolkit.call(() -> {
+                window.stage().close();
+                return null;
+            });
+        }
+    }
+
+    private ViewerWindow open(OptionalInt at, List<Violation> violations) {
+        WindowSettings settings = new WindowSettings(trace, violations, List.of(), at, EventFilter.ALL,
+                ViewerWindowIT.class.getClassLoader());
+        window = FxToolkit.call(() -> ViewerWindow.show(model, settings));
+        return window;
+    }
+
+    /** The first receive of a Begin that raised the receiver's accepted round. */
+    private static int acceptingBegin() {
+        for (int position = 0; position < model.size(); position++) {
+            if (model.type(position) == EventType.RECEIVE && model.content(position).contains("\"round\"")
+                    && model.entry(position).toString().contains("Begin")) {
+                int previous = model.previousOnLane(position);
+                while (previous >= 0 && !acceptedRoundAfter.containsKey(previous)) {
+                    previous = model.previousOnLane(previous);
+                }
+                if (previous >= 0 && acceptedRoundAfter.get(position) > acceptedRoundAfter.get(previous)) {
+                    return position;
+                }
+            }
+        }
+        throw new AssertionError("no Begin raised an accepted round in " + SimulatedRuns.command(NODES, SEED));
+    }
+
+    private static <T> T on(Supplier<T> read) {
+        return FxToolkit.call(read::get);
+    }
+
+    private static void waitFor(String what, Supplier<Boolean> condition) throws Exception {
+        try {
+            WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> on(condition));
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("timed out waiting for " + what);
+        }
+    }
+
+    /** Whether the state panel shows the state at exactly {@code position}. */
+    private boolean showsStateAt(int position) {
+        return window.stateStatusText().matches("\\S+ after position " + position + "\\b.*");
+    }
+
+    private List<String> stateLines() {
+        return on(window::stateLines);
+    }
+
+    @Test
+    void open_atABegin_showsTheReceiversReplayedStateWithTheAcceptedRoundChanged() throws Exception {
+        int begin = acceptingBegin();
+        int previousHandler = model.previousOnLane(begin);
+        while (!acceptedRoundAfter.containsKey(previousHandler)) {
+            previousHandler = model.previousOnLane(previousHandler);
+        }
+        open(OptionalInt.of(begin), List.of());
+        waitFor("the state at " + begin, () -> showsStateAt(begin));
+        assertThat(on(window::selected)).isEqualTo(begin);
+        assertThat(on(window::eventHeaderText)).contains("position " + begin, "receive Begin from");
+        assertThat(stateLines()).contains("  acceptedRound = " + acceptedRoundAfter.get(previousHandler) + " → "
+                + acceptedRoundAfter.get(begin));
+        assertThat(on(window::stateStatusText)).contains("changes since its handler call at position " + previousHandler);
+    }
+
+    @Test
+    void previousNodeButton_stepsBackAlongTheNode_andShowsThatStateFromMemory() throws Exception {
+        int begin = acceptingBegin();
+        open(OptionalInt.of(begin), List.of());
+        waitFor("the first state", () -> showsStateAt(begin));
+
+        robot.clickOn("#previous-node");
+        int previous = model.previousOnLane(begin);
+        waitFor("the previous entry's state", () -> showsStateAt(previous));
+        assertThat(on(window::selected)).isEqualTo(previous);
+        assertThat(on(window::stateStatusText)).endsWith("from memory");
+        int handler = previous;
+        while (!acceptedRoundAfter.containsKey(handler)) {
+            handler = model.previousOnLane(handler);
+        }
+        long round = acceptedRoundAfter.get(handler);
+        assertThat(stateLines()).anySatisfy(line -> assertThat(line.strip())
+                .matches("acceptedRound = (\\d+ → )?" + round));
+    }
+
+    @Test
+    void acrossMessageButton_fromAReceive_selectsItsSend() throws Exception {
+        int begin = acceptingBegin();
+        open(OptionalInt.of(begin), List.of());
+        robot.clickOn("#across-message");
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(on(window::selected)).isEqualTo(model.counterpart(begin));
+        assertThat(on(window::eventHeaderText)).contains("send Begin to " + model.nodes().get(model.laneOf(begin)));
+    }
+
+    @Test
+    void clickOnTheStripe_selectsTheViolationsEvent() throws Exception {
+        int begin = acceptingBegin();
+        CheckedEvent event = new CheckedEvent(begin, model.nodes().get(model.laneOf(begin)), model.incarnation(begin),
+                model.seq(begin), model.lamport(begin), model.atMillis(begin), "receive", Optional.of("Begin"), Optional.empty());
+        Violation violation = new Violation("agreement", Violation.Kind.ALWAYS, Violation.Status.VIOLATED, event,
+                Optional.empty(), Map.of(), "");
+        open(OptionalInt.of(0), List.of(violation));
+        waitFor("the window at 0", () -> window.selected() == 0 && window.layout() != null);
+        // The violation is out of view: jump near it first, keeping the selection elsewhere.
+        FxToolkit.call(() -> {
+            window.panBy((begin - window.layout().positionAt(window.layout().graphLeft())) * window.layout().pixelsPerEvent
+                    - window.layout().graphWidth() / 2);
+            return null;
+        });
+        GraphLayout layout = on(window::layout);
+        double x = layout.x(begin);
+        double y = layout.stripeRowTop(0) + GraphLayout.STRIPE_ROW_HEIGHT / 2;
+        Bounds screen = on(() -> window.canvas().localToScreen(window.canvas().getBoundsInLocal()));
+        robot.clickOn(new Point2D(screen.getMinX() + x, screen.getMinY() + y));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(on(window::selected)).isEqualTo(begin);
+    }
+
+    @Test
+    void clickOnAnEvent_inTheGraph_selectsIt() throws Exception {
+        int begin = acceptingBegin();
+        int send = model.counterpart(begin);
+        open(OptionalInt.of(begin), List.of());
+        WaitForAsyncUtils.waitForFxEvents();
+        GraphLayout layout = on(window::layout);
+        Bounds screen = on(() -> window.canvas().localToScreen(window.canvas().getBoundsInLocal()));
+        robot.clickOn(new Point2D(screen.getMinX() + layout.x(send), screen.getMinY() + layout.laneY(model.laneOf(send))));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(on(window::selected)).isEqualTo(send);
+    }
+
+    @Test
+    void filterFields_withAType_makeSteppingVisitOnlyThatTypesMessages() throws Exception {
+        open(OptionalInt.of(0), List.of());
+        robot.clickOn("#filter-types").write("Begin");
+        robot.clickOn("#filter-apply");
+        for (int step = 0; step < 4; step++) {
+            robot.clickOn("#next-trace");
+            WaitForAsyncUtils.waitForFxEvents();
+            int selected = on(window::selected);
+            assertThat(model.messageType(selected)).as("step %d selected %d", step, selected).isGreaterThanOrEqualTo(0);
+            assertThat(model.messageTypes().get(model.messageType(selected))).endsWith(".Begin");
+        }
+    }
+
+    @Test
+    void coneButton_dimsEventsOutsideTheSelectedEventsCone() throws Exception {
+        int begin = acceptingBegin();
+        open(OptionalInt.of(begin), List.of());
+        WaitForAsyncUtils.waitForFxEvents();
+        dev.deja.view.Cone cone = model.cone(begin);
+        GraphLayout layout = on(window::layout);
+        int outside = -1;
+        for (int position = Math.max(0, layout.firstVisible()); position < Math.min(model.size(), layout.lastVisible()); position++) {
+            if (model.type(position) == EventType.RECEIVE && !cone.contains(position)) {
+                outside = position;
+                break;
+            }
+        }
+        assertThat(outside).as("a receive outside the cone in view").isGreaterThanOrEqualTo(0);
+        // Inside the mark, above the lane line (which is not dimmed).
+        double x = layout.x(outside);
+        double y = layout.laneY(model.laneOf(outside)) - 3;
+        int before = pixel(x, y);
+        robot.clickOn("#cone");
+        WaitForAsyncUtils.waitForFxEvents();
+        int after = pixel(x, y);
+        assertThat(brightness(before)).as("a full-strength mark").isLessThan(200);
+        assertThat(brightness(after)).as("the same mark dimmed").isGreaterThan(215);
+        assertThat(brightness(pixel(layout.x(begin), layout.laneY(model.laneOf(begin)) - 3))).as("the origin stays")
+                .isLessThan(200);
+    }
+
+    private int pixel(double x, double y) {
+        return on(() -> window.canvas().snapshot(null, null).getPixelReader().getArgb((int) x, (int) y));
+    }
+
+    private static int brightness(int argb) {
+        return (((argb >> 16) & 0xFF) + ((argb >> 8) & 0xFF) + (argb & 0xFF)) / 3;
+    }
+
+    @Test
+    void tables_ofACheckedTrace_showTheNodesRowsAndTheirChanges() throws Exception {
+        int begin = acceptingBegin();
+        int previous = model.previousOnLane(begin);
+        while (!acceptedRoundAfter.containsKey(previous)) {
+            previous = model.previousOnLane(previous);
+        }
+        NodeId node = model.nodes().get(model.laneOf(begin));
+        storeHistory(node, previous, begin);
+        open(OptionalInt.of(begin), List.of());
+        waitFor("the table rows", () -> window.tablesStatusText().startsWith(node + "'s rows after position " + begin));
+        List<String> lines = on(window::tableLines);
+        assertThat(lines).contains("  Agent = 1 row", "      accepted_round = " + acceptedRoundAfter.get(previous) + " → "
+                + acceptedRoundAfter.get(begin));
+    }
+
+    /**
+     * Writes a check history for {@code node}'s accepted round, as {@code deja check} would store it, with the
+     * values the replayed nodes had at every handler call (without running Python).
+     */
+    private static void storeHistory(NodeId node, int previous, int begin) {
+        TableSchema agent = new TableSchema("Agent", PaxosNode.class.getName(), List.of("accepted_round"));
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+            history.beginCheck(List.of(agent));
+            List<Integer> handlers = new ArrayList<>(acceptedRoundAfter.keySet());
+            handlers.sort(null);
+            Long last = null;
+            for (int position : handlers) {
+                CheckedEvent event = new CheckedEvent(position, model.nodes().get(model.laneOf(position)),
+                        model.incarnation(position), model.seq(position), model.lamport(position), model.atMillis(position),
+                        model.type(position).traceName(), Optional.empty(), Optional.empty());
+                List<RowChange> changes = new ArrayList<>();
+                if (event.node().equals(node)) {
+                    long round = acceptedRoundAfter.get(position);
+                    if (last == null || last != round) {
+                        changes.add(new RowChange("Agent", last == null ? RowChange.Kind.INSERT : RowChange.Kind.UPDATE,
+                                node, 1, Map.of("accepted_round", round)));
+                        last = round;
+                    }
+                }
+                history.append(new StateStep(event, changes));
+            }
+            history.finishCheck();
+        }
+        assertThat(previous).isLessThan(begin);
+    }
+}
