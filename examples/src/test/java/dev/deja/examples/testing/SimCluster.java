@@ -98,10 +98,7 @@ public final class SimCluster {
     public boolean run(long untilMillis, int maxEvents) {
         for (int events = 0; events < maxEvents && !queue.isEmpty(); events++) {
             if (network.restartProbability() > 0 && random.nextDouble() < network.restartProbability()) {
-                NodeId victim = serverIds.get(random.nextInt(serverIds.size()));
-                storages.get(victim).crash();
-                SimEnv old = envs.get(victim);
-                boot(victim, old.incarnation + 1, old.args);
+                crashAndRestart(serverIds.get(random.nextInt(serverIds.size())));
             }
             Pending next = queue.poll();
             if (next.dueMillis() > untilMillis) {
@@ -116,6 +113,16 @@ public final class SimCluster {
             }
         }
         return queue.isEmpty();
+    }
+
+    /**
+     * Crashes a node (unsynced storage writes are lost, its timers die) and restarts it at once as a new
+     * incarnation, for a failure shorter than any timeout; messages in flight reach the new incarnation.
+     */
+    public void crashAndRestart(NodeId victim) {
+        storages.get(victim).crash();
+        SimEnv old = envs.get(victim);
+        boot(victim, old.incarnation + 1, old.args);
     }
 
     public Map<NodeId, Node> nodes() { return nodes; }
