@@ -84,22 +84,29 @@ def membership_changed_at():
 
 
 def tracked(problems):
-    """A derived value: object -> the clock at which its current problem began; and the two aux values."""
+    """The aux values of a predicate that holds while problems() is empty: stabilized and problems. The checker asks
+    for them at every event while a span is open, so they only read derived values kept up to date."""
     def since():
-        earlier = tracker.versions()
+        """object -> the clock at which its current problem began."""
+        earlier = started.versions()
         earlier = earlier[0] if earlier else {}
         return {obj: earlier[obj] if obj in earlier else clock() for obj in problems()}
     since.__name__ = problems.name.replace("problems", "since")
-    tracker = derived(since)
-
-    def stabilized():
-        started = tracker()
-        return max(0, clock() - max(min(started.values()), membership_changed_at())) if started else 0
+    started = derived(since)
 
     def listing():
-        return sorted("%s: %s" % item for item in problems().items())
-    listing.__name__ = "problems"
-    return [stabilized, listing]
+        return tuple(sorted("%s: %s" % item for item in problems().items()))
+    listing.__name__ = problems.name.replace("problems", "listing")
+    listed = derived(listing)
+
+    def stabilized():
+        begun = started()
+        return max(0, clock() - max(min(begun.values()), membership_changed_at())) if begun else 0
+
+    def problems_now():
+        return listed()
+    problems_now.__name__ = "problems"
+    return [stabilized, problems_now]
 
 
 @eventually(aux=tracked(ownership_problems))
