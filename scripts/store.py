@@ -9,9 +9,10 @@
 #   stabilized  ms the oldest problem behind it has lasted since membership last changed (the paper's
 #               stabilization measure); read it in auxAtEnd, at the span's last false event
 #   problems    what is wrong, per object
-# A span whose stabilized value at its end reached a few seconds is a real bug (repair takes about one); shorter
+# A span whose stabilized value at its end reached 2.5 s is a real bug (repair takes up to about 1.5 s); shorter
 # spans are work in flight or churn.
-#   ./deja simulate store --bug balance-race --seed S --out t && ./deja check t scripts/store.py
+#   ./deja simulate store --bug balance-race --seed 4 --out t && ./deja check t scripts/store.py
+#   ./deja simulate store --bug transient-failure --seed 7 --crash-rate 0.0005 --restart-delay 1000ms --out t
 from deja import table, derived, eventually, event
 
 DEGREE = 3
