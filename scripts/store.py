@@ -9,9 +9,10 @@
 #   stabilized  ms the oldest problem behind it has lasted since membership last changed (the paper's
 #               stabilization measure); read it in auxAtEnd, at the span's last false event
 #   problems    what is wrong, per object
-# A span whose stabilized value at its end reached a few seconds is a real bug (repair takes about one); shorter
+# A span whose stabilized value at its end reached 2.5 s is a real bug (repair takes up to about 1.5 s); shorter
 # spans are work in flight or churn.
-#   ./deja simulate store --bug balance-race --seed S --out t && ./deja check t scripts/store.py
+#   ./deja simulate store --bug balance-race --seed 4 --out t && ./deja check t scripts/store.py
+#   ./deja simulate store --bug transient-failure --seed 7 --crash-rate 0.0005 --restart-delay 1000ms --out t
 from deja import table, derived, eventually, event
 
 DEGREE = 3
@@ -84,22 +85,29 @@ def membership_changed_at():
 
 
 def tracked(problems):
-    """A derived value: object -> the clock at which its current problem began; and the two aux values."""
+    """The aux values of a predicate that holds while problems() is empty: stabilized and problems. The checker asks
+    for them at every event while a span is open, so they only read derived values kept up to date."""
     def since():
-        earlier = tracker.versions()
+        """object -> the clock at which its current problem began."""
+        earlier = started.versions()
         earlier = earlier[0] if earlier else {}
         return {obj: earlier[obj] if obj in earlier else clock() for obj in problems()}
     since.__name__ = problems.name.replace("problems", "since")
-    tracker = derived(since)
-
-    def stabilized():
-        started = tracker()
-        return max(0, clock() - max(min(started.values()), membership_changed_at())) if started else 0
+    started = derived(since)
 
     def listing():
-        return sorted("%s: %s" % item for item in problems().items())
-    listing.__name__ = "problems"
-    return [stabilized, listing]
+        return tuple(sorted("%s: %s" % item for item in problems().items()))
+    listing.__name__ = problems.name.replace("problems", "listing")
+    listed = derived(listing)
+
+    def stabilized():
+        begun = started()
+        return max(0, clock() - max(min(begun.values()), membership_changed_at())) if begun else 0
+
+    def problems_now():
+        return listed()
+    problems_now.__name__ = "problems"
+    return [stabilized, problems_now]
 
 
 @eventually(aux=tracked(ownership_problems))

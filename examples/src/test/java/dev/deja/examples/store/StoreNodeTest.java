@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * may be in flight at any instant. Without a bug every object ends with exactly three indexed replicas, also
  * across restarts faster than the failure detector; each bug leaves the damage the paper describes on some seeds
  * and never without the bug. Every failure names its seed; {@code -Ddeja.test.seed=N} runs one seed, and
- * {@code -Ddeja.test.log} prints the nodes' log lines of failing runs.
+ * {@code -Ddeja.test.log} prints the nodes' log lines of every run (use the two together).
  */
 class StoreNodeTest {
     private static final int NODES = 8;
@@ -58,7 +58,6 @@ class StoreNodeTest {
         }
 
         String describe() {
-            if (System.getProperty("deja.test.log") != null) { cluster.logLines().forEach(System.out::println); }
             return "seed " + seed + " (-Ddeja.test.seed=" + seed + "): problems at the end " + audit.problems()
                     + ", " + RECHECK_MILLIS + " ms later " + recheck.problems() + ", loads " + loads();
         }
@@ -86,6 +85,9 @@ class StoreNodeTest {
         cluster.run(RUN_MILLIS, RUN_EVENTS);
         StoreAudit audit = StoreAudit.of(cluster.nodes());
         cluster.run(RUN_MILLIS + RECHECK_MILLIS, RUN_EVENTS);
+        if (System.getProperty("deja.test.log") != null) {
+            cluster.logLines().forEach(System.out::println);
+        }
         return new Outcome(seed, cluster, client, audit, StoreAudit.of(cluster.nodes()));
     }
 
