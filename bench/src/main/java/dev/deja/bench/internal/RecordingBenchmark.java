@@ -142,15 +142,20 @@ final class RecordingBenchmark {
         Deployment deployment = new Deployment(builder.workDirectory(work).command("deja bench (" + name + ")")
                 .nodeJvmFlags(NODE_JVM_FLAGS).build().plan(), new PrintStream(OutputStream.nullOutputStream()));
         deployment.start();
-        KvClient client = (KvClient) deployment.driver().orElseThrow();
-        String marker = work.toAbsolutePath().toString();
-        List<ProcessHandle> nodes = ProcessHandle.current().children()
-                .filter(p -> commandLine(p).contains(marker)).toList();
-        if (nodes.size() != KvExample.gated().defaultNodes()) {
-            throw new IllegalStateException("found " + nodes.size() + " node processes of the " + name + " cluster, not "
-                    + KvExample.gated().defaultNodes());
+        try {
+            KvClient client = (KvClient) deployment.driver().orElseThrow();
+            String marker = work.toAbsolutePath().toString();
+            List<ProcessHandle> nodes = ProcessHandle.current().children()
+                    .filter(p -> commandLine(p).contains(marker)).toList();
+            if (nodes.size() != KvExample.gated().defaultNodes()) {
+                throw new IllegalStateException("found " + nodes.size() + " node processes of the " + name
+                        + " cluster, not " + KvExample.gated().defaultNodes());
+            }
+            return new Cluster(name, deployment, client, nodes);
+        } catch (RuntimeException e) {
+            deployment.stop(); // not yet in the caller's list of clusters to stop
+            throw e;
         }
-        return new Cluster(name, deployment, client, nodes);
     }
 
     /**
