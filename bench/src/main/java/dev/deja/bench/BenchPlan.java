@@ -36,12 +36,12 @@ public record BenchPlan(String name, int rounds, Duration warmUp, Duration slice
     /** About a minute on two quiet cores; the replayed trace is shorter than a million entries. */
     public static BenchPlan quick() {
         return new BenchPlan("quick", MIN_ROUNDS, Duration.ofSeconds(3), Duration.ofMillis(200), Duration.ofMillis(500), 200_000,
-                List.of(10_000L, 100_000L), 6_000, 30_000, 60);
+                List.of(10_000L, 100_000L), 3_000, 30_000, 60);
     }
 
     /** The published figures: about ten minutes on two quiet cores. */
     public static BenchPlan full() {
         return new BenchPlan("full", 7, Duration.ofSeconds(8), Duration.ofMillis(500), Duration.ofSeconds(3), 1_000_000,
-                List.of(10_000L, 100_000L, 1_000_000L), 30_000, 200_000, 600);
+                List.of(10_000L, 100_000L, 1_000_000L), 15_000, 200_000, 600);
     }
 }

@@ -97,6 +97,9 @@ final class ResultsTable {
             check.path("per_example").properties().forEach(e ->
                     summary("checked / plain replay (" + e.getKey() + ", " + count(e.getValue().path("events_checked")
                             .asLong()) + " events)", e.getValue(), "x", "<= 3 x"));
+            if (check.has("skipped")) {
+                single("  left out", check.path("skipped").asText());
+            }
             r.path("recheck_from_history_speedup").path("per_example").properties().forEach(e ->
                     summary("  full check / re-check from history (" + e.getKey() + ")", e.getValue(), "x", ""));
             r.path("json_dump_baseline").properties().forEach(e -> {
@@ -113,6 +116,9 @@ final class ResultsTable {
         if (measured(sim, "simulated steps/s")) {
             sim.path("per_example").properties().forEach(e ->
                     summary("simulated steps/s (" + e.getKey() + ")", e.getValue(), "", ""));
+            if (sim.has("skipped")) {
+                single("  left out", sim.path("skipped").asText());
+            }
         }
         JsonNode viewer = r.path("viewer");
         if (viewer.path("measured").asBoolean(false)) {

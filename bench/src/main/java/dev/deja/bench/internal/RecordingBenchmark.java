@@ -41,6 +41,8 @@ final class RecordingBenchmark {
     static final List<String> NODE_JVM_FLAGS = List.of("-XX:TieredStopAtLevel=4");
 
     private final Workspace workspace;
+    // The node processes started so far, for the shutdown hook (another thread).
+    private final List<ProcessHandle> startedNodes = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     RecordingBenchmark(Workspace workspace) {
         this.workspace = workspace;
@@ -72,6 +74,9 @@ final class RecordingBenchmark {
         Map<String, Cluster> clusters = new LinkedHashMap<>();
         Map<String, List<Double>> samples;
         Map<String, List<Double>> cpu = new LinkedHashMap<>();
+        // Ctrl-C during the rounds must not leave nine node JVMs running.
+        Thread cleanup = new Thread(() -> startedNodes.forEach(ProcessHandle::destroy), "deja-bench-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
         try {
             clusters.put(OFF, start(OFF, ExampleDeployment.builder(KvExample.gated())));
             clusters.put(ON, start(ON, ExampleDeployment.builder(KvExample.gated()).record(trace)));
@@ -98,6 +103,7 @@ final class RecordingBenchmark {
             for (Cluster cluster : clusters.values()) {
                 cluster.deployment().stop();
             }
+            Runtime.getRuntime().removeShutdownHook(cleanup);
         }
         workspace.recordedKvTrace(trace);
 
@@ -142,15 +148,21 @@ final class RecordingBenchmark {
         Deployment deployment = new Deployment(builder.workDirectory(work).command("deja bench (" + name + ")")
                 .nodeJvmFlags(NODE_JVM_FLAGS).build().plan(), new PrintStream(OutputStream.nullOutputStream()));
         deployment.start();
-        KvClient client = (KvClient) deployment.driver().orElseThrow();
-        String marker = work.toAbsolutePath().toString();
-        List<ProcessHandle> nodes = ProcessHandle.current().children()
-                .filter(p -> commandLine(p).contains(marker)).toList();
-        if (nodes.size() != KvExample.gated().defaultNodes()) {
-            throw new IllegalStateException("found " + nodes.size() + " node processes of the " + name + " cluster, not "
-                    + KvExample.gated().defaultNodes());
+        try {
+            KvClient client = (KvClient) deployment.driver().orElseThrow();
+            String marker = work.toAbsolutePath().toString();
+            List<ProcessHandle> nodes = ProcessHandle.current().children()
+                    .filter(p -> commandLine(p).contains(marker)).toList();
+            if (nodes.size() != KvExample.gated().defaultNodes()) {
+                throw new IllegalStateException("found " + nodes.size() + " node processes of the " + name
+                        + " cluster, not " + KvExample.gated().defaultNodes());
+            }
+            startedNodes.addAll(nodes);
+            return new Cluster(name, deployment, client, nodes);
+        } catch (RuntimeException e) {
+            deployment.stop(); // not yet in the caller's list of clusters to stop
+            throw e;
         }
-        return new Cluster(name, deployment, client, nodes);
     }
 
     /**
