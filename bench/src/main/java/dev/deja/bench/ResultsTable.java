@@ -122,7 +122,8 @@ final class ResultsTable {
         }
         JsonNode viewer = r.path("viewer");
         if (viewer.path("measured").asBoolean(false)) {
-            single("viewer: open a " + count(replay.path("trace_entries").asLong()) + "-entry trace, s",
+            long entries = viewer.path("trace_entries").asLong(replay.path("trace_entries").asLong());
+            single("viewer: open a " + count(entries) + "-entry trace, s",
                     number(viewer.path("open_seconds")));
             summary("  frame time while panning, ms", viewer.path("frame_millis"), "", "");
         } else {

@@ -32,6 +32,7 @@ final class ViewerSection {
         ViewerBenchmark.Measurement measurement = hooks.getFirst().measure(trace, workspace.plan().viewerFrames());
         result.put("measured", true);
         result.put("implementation", hooks.getFirst().getClass().getName());
+        result.put("trace_entries", workspace.kvTraceEntries(trace));
         result.put("open_seconds", Results.round(measurement.open().toNanos() / 1e9));
         result.set("frame_millis", Results.summary(Summary.of(measurement.frames().stream()
                 .map(frame -> frame.toNanos() / 1e6).toList())));

@@ -93,6 +93,12 @@ final class Workspace {
      * A simulated trace of the three-replica key-value store with at least {@code minEntries} entries (made once,
      * then reused by every section that asks for it or for fewer).
      */
+    /** How many entries a key-value trace made by {@link #kvTrace} holds. */
+    long kvTraceEntries(Path trace) {
+        return kvTraces.entrySet().stream().filter(e -> e.getValue().equals(trace)).mapToLong(Map.Entry::getKey)
+                .findFirst().orElseThrow(() -> new IllegalArgumentException(trace + " is not a key-value trace of this run"));
+    }
+
     Path kvTrace(long minEntries) {
         var existing = kvTraces.ceilingEntry(minEntries);
         if (existing != null && existing.getKey() <= minEntries * 2) {
