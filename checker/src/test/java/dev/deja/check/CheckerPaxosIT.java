@@ -80,6 +80,18 @@ class CheckerPaxosIT {
     }
 
     @Test
+    void latestResponseBug_inOneOfManySlots_isCaughtNamingThatSlot() {
+        // The same seed with 20 slots (see PaxosSimulationIT.slots_eachDecideOneValue_andABugBreaksOnlySomeSlots).
+        Path trace = ExampleRuns.simulate(temporary, "paxos", 7, Optional.of("latest-response"),
+                Map.of("slots", "20"), 6, settings -> settings.dropProbability(0.3).delayMillis(1, 100)).trace();
+        List<Violation> found = of(check(trace, new InMemoryStateHistory()), "global_consistency");
+        assertThat(found).as("slots=20, seed 6").isNotEmpty();
+        List<?> changed = (List<?>) found.getFirst().aux().get("changed");
+        assertThat(changed).hasSize(1);
+        assertThat(((List<?>) changed.getFirst()).getFirst()).as("the slot whose decision changed").isInstanceOf(Long.class);
+    }
+
+    @Test
     void recheck_fromStoredHistory_givesTheSameReport() {
         Path buggy = record(temporary, LATEST_RESPONSE_SEED, "latest-response");
         InMemoryStateHistory history = new InMemoryStateHistory();

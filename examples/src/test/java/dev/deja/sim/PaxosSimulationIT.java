@@ -2,9 +2,12 @@ package dev.deja.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.deja.examples.ExampleSimulation;
+import dev.deja.examples.paxos.PaxosExample;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,6 +41,26 @@ class PaxosSimulationIT {
             assertThat(chosen).as("values chosen by a majority with seed %d; reproduce: ./deja simulate paxos --nodes 7"
                     + " --bug latest-response --seed %d --drop 0.3 --delay 1ms..100ms --out t", seed, seed).hasSize(2);
         }
+    }
+
+    @Test
+    void slots_eachDecideOneValue_andABugBreaksOnlySomeSlots() {
+        Path clean = temporary.resolve("slots-clean");
+        Simulator.run(ExampleSimulation.settings(new PaxosExample(), 7, Optional.empty(), Map.of("slots", "6"))
+                .seed(3).dropProbability(0.3).delayMillis(1, 100).build(), clean);
+        Map<Integer, List<String>> chosen = SimulatedPaxos.chosenValuesBySlot(clean, 7); // fails on a divergence
+        assertThat(chosen).as("reproduce: ./deja simulate paxos --nodes 7 --seed 3 --arg slots=6 --drop 0.3"
+                + " --delay 1ms..100ms --out t").containsOnlyKeys(0, 1, 2, 3, 4, 5);
+        assertThat(chosen.values()).allSatisfy(values -> assertThat(values).hasSize(1));
+
+        // Seed 6 with 20 slots broke agreement in one slot when the scan that motivated slots ran.
+        Path buggy = temporary.resolve("slots-bug");
+        Simulator.run(ExampleSimulation.settings(new PaxosExample(), 7, Optional.of("latest-response"),
+                Map.of("slots", "20")).seed(6).dropProbability(0.3).delayMillis(1, 100).build(), buggy);
+        Map<Integer, List<String>> broken = SimulatedPaxos.chosenValuesBySlot(buggy, 7);
+        assertThat(broken.values().stream().filter(values -> values.size() > 1).count())
+                .as("slots that chose two values; reproduce: ./deja simulate paxos --nodes 7 --seed 6 --bug latest-response"
+                        + " --arg slots=20 --drop 0.3 --delay 1ms..100ms --out t").isPositive();
     }
 
     @Test

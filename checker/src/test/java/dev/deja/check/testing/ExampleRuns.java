@@ -13,6 +13,7 @@ import dev.deja.sim.Simulator;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
@@ -57,6 +58,14 @@ public final class ExampleRuns {
                                UnaryOperator<SimulationSettings.Builder> faults) {
         Example chosen = example(example);
         return simulate(directory, chosen, ExampleSimulation.settings(chosen, nodes, bug).seed(seed), bug, faults);
+    }
+
+    /** The same with {@code nodeArgs} given to every cluster node (as {@code --arg}). */
+    public static Run simulate(Path directory, String example, int nodes, Optional<String> bug,
+                               Map<String, String> nodeArgs, long seed, UnaryOperator<SimulationSettings.Builder> faults) {
+        Example chosen = example(example);
+        return simulate(directory, chosen, ExampleSimulation.settings(chosen, nodes, bug, nodeArgs).seed(seed), bug,
+                faults);
     }
 
     private static Run simulate(Path directory, Example example, SimulationSettings.Builder base,
