@@ -1,6 +1,7 @@
 package dev.deja.examples.paxos;
 
 import dev.deja.node.Env;
+import dev.deja.node.ForwardingEnv;
 import dev.deja.node.Node;
 import dev.deja.node.NodeId;
 import dev.deja.node.Storage;
@@ -17,7 +18,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.random.RandomGenerator;
 
 /**
  * A Paxos process that is both a leader and an agent, following the WiDS Checker paper (section 4.1).
@@ -411,28 +411,17 @@ public final class PaxosNode implements Node {
      * The view of the node's {@link Env} that the instance of one other slot gets: the same node, peers, clock and
      * randomness; storage keys of its own; its timers remembered so that their firings come back to it.
      */
-    private final class SlotEnv implements Env {
-        private final Env env;
+    private final class SlotEnv extends ForwardingEnv {
         private final int slotOfView;
 
         SlotEnv(Env env, int slotOfView) {
-            this.env = env;
+            super(env);
             this.slotOfView = slotOfView;
         }
 
-        @Override public NodeId self() { return env.self(); }
-
-        @Override public List<NodeId> peers() { return env.peers(); }
-
-        @Override public Map<String, String> args() { return env.args(); }
-
-        @Override public int incarnation() { return env.incarnation(); }
-
-        @Override public void send(NodeId to, Object message) { env.send(to, message); }
-
         @Override
         public TimerId setTimer(Duration delay, Object tag) {
-            TimerId timer = env.setTimer(delay, tag);
+            TimerId timer = super.setTimer(delay, tag);
             slotTimers.put(timer, slotOfView);
             return timer;
         }
@@ -440,16 +429,12 @@ public final class PaxosNode implements Node {
         @Override
         public void cancelTimer(TimerId timer) {
             slotTimers.remove(timer);
-            env.cancelTimer(timer);
+            super.cancelTimer(timer);
         }
-
-        @Override public long nowMillis() { return env.nowMillis(); }
-
-        @Override public RandomGenerator random() { return env.random(); }
 
         @Override
         public Storage storage() {
-            Storage storage = env.storage();
+            Storage storage = super.storage();
             String prefix = "slot" + slotOfView + ".";
             return new Storage() {
                 @Override public Optional<byte[]> read(String key) { return storage.read(prefix + key); }
@@ -460,6 +445,6 @@ public final class PaxosNode implements Node {
             };
         }
 
-        @Override public void log(String line) { env.log("slot " + slotOfView + ": " + line); }
+        @Override public void log(String line) { super.log("slot " + slotOfView + ": " + line); }
     }
 }

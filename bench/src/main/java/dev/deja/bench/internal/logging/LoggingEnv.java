@@ -3,13 +3,10 @@ package dev.deja.bench.internal.logging;
 import static net.logstash.logback.argument.StructuredArguments.kv;
 
 import dev.deja.node.Env;
+import dev.deja.node.ForwardingEnv;
 import dev.deja.node.NodeId;
 import dev.deja.node.Storage;
-import dev.deja.node.TimerId;
-import java.time.Duration;
 import java.util.Base64;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
@@ -19,14 +16,13 @@ import org.slf4j.Logger;
  * with its destination and message, clock reads, random draws and storage reads. Everything else is passed
  * through.
  */
-final class LoggingEnv implements Env {
-    private final Env env;
+final class LoggingEnv extends ForwardingEnv {
     private final Logger log;
     private final RandomGenerator random;
     private final Storage storage;
 
     LoggingEnv(Env env, Logger log) {
-        this.env = env;
+        super(env);
         this.log = log;
         RandomGenerator inner = env.random();
         this.random = () -> {
@@ -57,46 +53,16 @@ final class LoggingEnv implements Env {
     }
 
     @Override
-    public NodeId self() {
-        return env.self();
-    }
-
-    @Override
-    public List<NodeId> peers() {
-        return env.peers();
-    }
-
-    @Override
-    public Map<String, String> args() {
-        return env.args();
-    }
-
-    @Override
-    public int incarnation() {
-        return env.incarnation();
-    }
-
-    @Override
     public void send(NodeId to, Object message) {
-        log.info("send", kv("node", env.self().value()), kv("to", to.value()),
+        log.info("send", kv("node", self().value()), kv("to", to.value()),
                 kv("type", message.getClass().getName()), kv("message", message));
-        env.send(to, message);
-    }
-
-    @Override
-    public TimerId setTimer(Duration delay, Object tag) {
-        return env.setTimer(delay, tag);
-    }
-
-    @Override
-    public void cancelTimer(TimerId timer) {
-        env.cancelTimer(timer);
+        super.send(to, message);
     }
 
     @Override
     public long nowMillis() {
-        long millis = env.nowMillis();
-        log.info("clock", kv("node", env.self().value()), kv("millis", millis));
+        long millis = super.nowMillis();
+        log.info("clock", kv("node", self().value()), kv("millis", millis));
         return millis;
     }
 
@@ -108,10 +74,5 @@ final class LoggingEnv implements Env {
     @Override
     public Storage storage() {
         return storage;
-    }
-
-    @Override
-    public void log(String line) {
-        env.log(line);
     }
 }
