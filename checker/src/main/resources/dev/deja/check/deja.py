@@ -8,6 +8,12 @@ something it read (a table, another derived value, the event built-ins) changed.
 
 import traceback  # imported here, not at the first error, so that no error pays for it under the watchdog
 
+if __name__ == "__main__":
+    # The checker evaluates this file once as the main module only to take its compiled code, which it then runs
+    # as the module "deja" (see _install_module). Code evaluated from the same source is shared by every check of
+    # the process, so a re-check starts with the JIT-compiled code of earlier checks instead of the interpreter.
+    __deja_code__ = __import__("sys")._getframe(0).f_code
+
 __all__ = ["table", "derived", "always", "eventually", "forall", "exists", "implies", "event", "now",
            "stats", "nodes"]
 
@@ -584,19 +590,11 @@ def _format_error(e):
 _script_file = [None]
 
 
-def _load(text, filename):
-    """Runs the script; returns None or a one-paragraph error with file:line[:column]."""
+def _run_script(script, filename):
+    """Runs the parsed script (as the main module); returns None, or a one-paragraph error with file:line."""
     _script_file[0] = filename
-    import types
     try:
-        code = compile(text, filename, "exec")
-    except SyntaxError as e:
-        column = ":%d" % e.offset if e.offset else ""
-        return "%s:%s%s: SyntaxError: %s" % (filename, e.lineno, column, e.msg)
-    module = types.ModuleType("__deja_script__")
-    module.__file__ = filename
-    try:
-        exec(code, module.__dict__)
+        script()
     except Exception as e:
         return _format_error(e)
     if not _registry.predicates:

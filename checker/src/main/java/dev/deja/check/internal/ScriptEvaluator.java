@@ -61,6 +61,26 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final Value makeDict;
     private final long timeoutNanos;
     private final Thread watchdog;
+
+    /** The deja module, evaluated as the main module only to hand its compiled code to {@link #INSTALL_SOURCE}. */
+    private static final Source DEJA_SOURCE = Source.newBuilder("python", moduleSource(), "deja.py").buildLiteral();
+
+    /** Runs the deja module's code as the module {@code deja} and leaves the main module empty for the script. */
+    private static final Source INSTALL_SOURCE = Source.newBuilder("python", """
+            import sys, types
+            def __deja_install():
+                main = sys.modules["__main__"]
+                code = main.__deja_code__
+                m = types.ModuleType("deja")
+                m.__file__ = "deja.py"
+                sys.modules["deja"] = m
+                exec(code, m.__dict__)
+                for name in list(vars(main)):
+                    if name not in ("__name__", "__builtins__", "__doc__", "__spec__", "__loader__", "__package__"):
+                        delattr(main, name)
+                return m
+            __deja_install
+            """, "deja-install.py").buildLiteral();
     private volatile long deadlineNanos = Long.MAX_VALUE;
     private volatile long callNumber;
     private volatile boolean closed;
@@ -87,18 +107,18 @@ public final class ScriptEvaluator implements AutoCloseable {
                 .build();
         boolean ok = false;
         try {
-            Value install = context.eval(Source.create("python", """
-                    import sys, types
-                    def __deja_install(source):
-                        m = types.ModuleType("deja")
-                        m.__file__ = "deja.py"
-                        sys.modules["deja"] = m
-                        exec(compile(source, "deja.py", "exec"), m.__dict__)
-                        return m
-                    __deja_install
-                    """));
-            Value module = install.execute(moduleSource());
-            Value error = module.getMember("_load").execute(text, fileName);
+            // The deja module and the script are evaluated from Sources, never through Python's compile(): the
+            // engine shares code parsed from an equal Source between contexts, so a re-check (deja check --watch,
+            // the benchmark) runs with the JIT-compiled code of the earlier checks instead of the interpreter.
+            context.eval(DEJA_SOURCE);
+            Value module = context.eval(INSTALL_SOURCE).execute();
+            Value script;
+            try {
+                script = context.parse(Source.newBuilder("python", text, fileName).buildLiteral());
+            } catch (PolyglotException e) {
+                throw new ScriptException(syntaxError(e, fileName));
+            }
+            Value error = module.getMember("_run_script").execute(script, fileName);
             if (!error.isNull()) {
                 throw new ScriptException(error.asString());
             }
@@ -152,6 +172,23 @@ public final class ScriptEvaluator implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException("cannot read the deja Python module: " + e.getMessage(), e);
         }
+    }
+
+    /** "file:line:column: SyntaxError: message" for a script that does not parse. */
+    private static String syntaxError(PolyglotException e, String fileName) {
+        if (!e.isSyntaxError()) {
+            return fileName + ": " + e.getMessage();
+        }
+        String where = fileName;
+        if (e.getSourceLocation() != null) {
+            where += ":" + e.getSourceLocation().getStartLine();
+            if (e.getSourceLocation().hasColumns()) {
+                where += ":" + e.getSourceLocation().getStartColumn();
+            }
+        }
+        // GraalPy ends the message with "(file, line N)", which the prefix already says.
+        String message = firstLine(e.getMessage()).replaceFirst(" \\([^()]*, line \\d+\\)$", "");
+        return where + ": " + (message.startsWith("SyntaxError") || message.contains("Error:") ? message : "SyntaxError: " + message);
     }
 
     /** The tables the script declared, in declaration order. */
