@@ -3,6 +3,7 @@ package dev.deja.check;
 import dev.deja.check.internal.PythonEngine;
 import dev.deja.check.internal.ScriptEvaluator;
 import dev.deja.check.internal.StateExtractor;
+import dev.deja.check.internal.StepPipeline;
 import dev.deja.node.NodeId;
 import dev.deja.replay.Divergence;
 import dev.deja.replay.ReplayResult;
@@ -139,7 +140,7 @@ public final class Checker {
             List<TableSchema> schemas = evaluator.schemas();
             if (options.reuseHistory() && history.hasCompleteHistory(schemas)) {
                 try {
-                    history.replayHistory(0, run::step);
+                    StepPipeline.run("deja-check-history", sink -> history.replayHistory(0, sink), run::step);
                 } catch (Stop stop) {
                     // --to or --limit reached
                 }
@@ -156,7 +157,8 @@ public final class Checker {
             ReplayResult result;
             boolean stopped = false;
             try {
-                result = Replayer.replay(opened, Replayer.Options.defaults()
+                // The replay and the state extraction run on their own thread, the predicates on this one.
+                result = StepPipeline.run("deja-check-replay", sink -> Replayer.replay(opened, Replayer.Options.defaults()
                         .withClassLoader(options.classLoader())
                         .withUntilPosition(options.toPosition() == Long.MAX_VALUE ? Long.MAX_VALUE : options.toPosition() + 1)
                         .withListener((event, position, state) -> {
@@ -167,8 +169,8 @@ public final class Checker {
                             StateStep step = new StateStep(checkedEvent(entry, position),
                                     extractor.extract(entry.node(), state.node(entry.node()).orElse(null)));
                             history.append(step);
-                            run.step(step);
-                        }));
+                            sink.accept(step);
+                        })), run::step);
             } catch (Stop stop) {
                 stopped = true;
                 result = null;

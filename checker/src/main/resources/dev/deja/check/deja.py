@@ -6,8 +6,6 @@ tables, updated after every replayed event, and re-evaluates a derived value or 
 something it read (a table, another derived value, the event built-ins) changed.
 """
 
-import traceback  # imported here, not at the first error, so that no error pays for it under the watchdog
-
 if __name__ == "__main__":
     # The checker evaluates this file once as the main module only to take its compiled code, which it then runs
     # as the module "deja" (see _install_module). Code evaluated from the same source is shared by every check of
@@ -442,23 +440,35 @@ def _install(tables):
     _state.tables = tables
 
 
+# Strings that recur in every step (node ids, event and message types, change kinds) cross from Java as indexes
+# into this list, so that each is one Python object whose hash is computed once, not a new string per step.
+_symbols = []
+
+
+def _intern(*strings):
+    _symbols.extend(strings)
+
+
 def _step(position, node, incarnation, seq, lamport, clock, type_, message_type, sender, *changes):
-    """One event: its facts, then its row changes flattened as (table, kind, node, oid, values...), then the
-    evaluation; returns the findings of _evaluate."""
-    _begin(position, node, incarnation, seq, lamport, clock, type_, message_type, sender)
+    """One event: its facts (node, types and sender as _symbols indexes, -1 for none), then its row changes
+    flattened as (table, kind, node, oid, values...) with kind and node as _symbols indexes, then the evaluation;
+    returns the findings of _evaluate."""
+    symbols = _symbols
+    _begin(position, symbols[node], incarnation, seq, lamport, clock, symbols[type_],
+           symbols[message_type] if message_type >= 0 else None, symbols[sender] if sender >= 0 else None)
     tables = _state.tables
     i = 0
     n = len(changes)
     step = _state.step
     while i < n:
         t = tables[changes[i]]
-        kind = changes[i + 1]
+        kind = symbols[changes[i + 1]]
         if kind == "D":
-            t._apply(kind, changes[i + 2], changes[i + 3], ())
+            t._apply(kind, symbols[changes[i + 2]], changes[i + 3], ())
             i += 4
         else:
             width = len(t.columns)
-            t._apply(kind, changes[i + 2], changes[i + 3], changes[i + 4:i + 4 + width])
+            t._apply(kind, symbols[changes[i + 2]], changes[i + 3], changes[i + 4:i + 4 + width])
             i += 4 + width
         _state.table_changes[t.name] = step
     return _evaluate()
@@ -580,9 +590,15 @@ def _aux(index):
 
 
 def _format_error(e):
-    frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == _script_file[0]]
-    lines = ["%s:%d: in %s" % (f.filename, f.lineno, f.name) + ("\n    " + f.line if f.line else "")
-             for f in frames]
+    """The script's frames of e's traceback, innermost last, then the exception; the traceback module is not
+    used because importing it (with linecache, tokenize and re) would cost every check a noticeable start-up."""
+    lines = []
+    tb = e.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename == _script_file[0]:
+            lines.append("%s:%d: in %s" % (code.co_filename, tb.tb_lineno, code.co_name))
+        tb = tb.tb_next
     lines.append("%s: %s" % (type(e).__name__, e))
     return "\n".join(lines)
 

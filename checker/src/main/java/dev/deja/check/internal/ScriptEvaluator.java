@@ -59,6 +59,10 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final Value counts;
     private final Value makeTuple;
     private final Value makeDict;
+    private final Value intern;
+    // The index of each string in the Python side's symbol list; new ones are sent before the step that uses them.
+    private final Map<String, Integer> symbols = new HashMap<>();
+    private final List<String> newSymbols = new ArrayList<>();
     private final long timeoutNanos;
     private final Thread watchdog;
 
@@ -129,6 +133,7 @@ public final class ScriptEvaluator implements AutoCloseable {
             counts = module.getMember("_counts");
             makeTuple = module.getMember("_make_tuple");
             makeDict = module.getMember("_make_dict");
+            intern = module.getMember("_intern");
             List<TableSchema> declared = new ArrayList<>();
             Value tables = module.getMember("_tables").execute();
             for (long i = 0; i < tables.getArraySize(); i++) {
@@ -225,14 +230,14 @@ public final class ScriptEvaluator implements AutoCloseable {
         }
         Object[] arguments = new Object[size];
         arguments[0] = e.position();
-        arguments[1] = e.node().value();
+        arguments[1] = symbol(e.node().value());
         arguments[2] = e.incarnation();
         arguments[3] = e.seq();
         arguments[4] = e.lamport();
         arguments[5] = e.atMillis();
-        arguments[6] = e.type();
-        arguments[7] = e.messageType().orElse(null);
-        arguments[8] = e.from().map(n -> n.value()).orElse(null);
+        arguments[6] = symbol(e.type());
+        arguments[7] = e.messageType().map(this::symbol).orElse(-1);
+        arguments[8] = e.from().map(n -> symbol(n.value())).orElse(-1);
         int a = 9;
         for (RowChange rowChange : step.changes()) {
             Integer table = tableIndex.get(rowChange.table());
@@ -241,12 +246,12 @@ public final class ScriptEvaluator implements AutoCloseable {
                         + ", which the script does not declare");
             }
             arguments[a++] = table;
-            arguments[a++] = switch (rowChange.kind()) {
+            arguments[a++] = symbol(switch (rowChange.kind()) {
                 case INSERT -> "I";
                 case UPDATE -> "U";
                 case DELETE -> "D";
-            };
-            arguments[a++] = rowChange.node().value();
+            });
+            arguments[a++] = symbol(rowChange.node().value());
             arguments[a++] = rowChange.oid();
             if (rowChange.kind() != RowChange.Kind.DELETE) {
                 List<String> columns = schemas.get(table).columns();
@@ -258,6 +263,10 @@ public final class ScriptEvaluator implements AutoCloseable {
                     arguments[a++] = toPython(rowChange.values().get(column));
                 }
             }
+        }
+        if (!newSymbols.isEmpty()) {
+            intern.execute(newSymbols.toArray());
+            newSymbols.clear();
         }
         Value function = stepFunction;
         Object[] callArguments = arguments;
@@ -294,6 +303,16 @@ public final class ScriptEvaluator implements AutoCloseable {
                                 : firstLine(failure.getMessage())));
             }
         }
+    }
+
+    private int symbol(String value) {
+        Integer index = symbols.get(value);
+        if (index == null) {
+            index = symbols.size();
+            symbols.put(value, index);
+            newSymbols.add(value);
+        }
+        return index;
     }
 
     private static String firstLine(String message) {
