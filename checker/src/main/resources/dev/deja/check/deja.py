@@ -606,15 +606,15 @@ def _format_error(e):
 _script_file = [None]
 
 
-def _run_script(script, filename):
-    """Runs the parsed script (as the main module); returns None, or a one-paragraph error with file:line."""
+def _set_script_file(filename):
+    """Names the script's file, whose frames error reports show."""
     _script_file[0] = filename
-    try:
-        script()
-    except Exception as e:
-        return _format_error(e)
+
+
+def _check_declared():
+    """After the script ran: None, or the error that it declares no predicate."""
     if not _registry.predicates:
-        return "%s: declares no predicate (use @always or @eventually)" % filename
+        return "%s: declares no predicate (use @always or @eventually)" % _script_file[0]
     return None
 
 

@@ -69,6 +69,14 @@ public final class ScriptEvaluator implements AutoCloseable {
     /** The deja module, evaluated as the main module only to hand its compiled code to {@link #INSTALL_SOURCE}. */
     private static final Source DEJA_SOURCE = Source.newBuilder("python", moduleSource(), "deja.py").buildLiteral();
 
+    /** The Sources of the last scripts checked in this process, least recently used first. */
+    private static final Map<List<String>, Source> RECENT_SCRIPTS = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<List<String>, Source> eldest) {
+            return size() > 8;
+        }
+    };
+
     /** Runs the deja module's code as the module {@code deja} and leaves the main module empty for the script. */
     private static final Source INSTALL_SOURCE = Source.newBuilder("python", """
             import sys, types
@@ -116,13 +124,22 @@ public final class ScriptEvaluator implements AutoCloseable {
             // the benchmark) runs with the JIT-compiled code of the earlier checks instead of the interpreter.
             context.eval(DEJA_SOURCE);
             Value module = context.eval(INSTALL_SOURCE).execute();
-            Value script;
+            module.getMember("_set_script_file").execute(fileName);
             try {
-                script = context.parse(Source.newBuilder("python", text, fileName).buildLiteral());
+                // Evaluated, not parsed and then called: only what is evaluated is shared between contexts.
+                context.eval(scriptSource(text, fileName));
             } catch (PolyglotException e) {
-                throw new ScriptException(syntaxError(e, fileName));
+                if (e.isSyntaxError()) {
+                    throw new ScriptException(syntaxError(e, fileName));
+                }
+                if (e.isGuestException() && !e.isExit() && !e.isInterrupted() && !e.isCancelled()
+                        && e.getGuestObject() != null) {
+                    // The exception's own traceback has the exact lines, which the host stack trace lacks.
+                    throw new ScriptException(module.getMember("_format_error").execute(e.getGuestObject()).asString());
+                }
+                throw e;
             }
-            Value error = module.getMember("_run_script").execute(script, fileName);
+            Value error = module.getMember("_check_declared").execute();
             if (!error.isNull()) {
                 throw new ScriptException(error.asString());
             }
@@ -176,6 +193,17 @@ public final class ScriptEvaluator implements AutoCloseable {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new IllegalStateException("cannot read the deja Python module: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The Source of a script, the same object for the same file name and text: the engine keeps the code parsed
+     * from a Source only as long as the Source object lives, so the last few are held here for re-checks.
+     */
+    private static Source scriptSource(String text, String fileName) {
+        synchronized (RECENT_SCRIPTS) {
+            return RECENT_SCRIPTS.computeIfAbsent(List.of(fileName, text),
+                    key -> Source.newBuilder("python", text, fileName).buildLiteral());
         }
     }
 

@@ -28,7 +28,11 @@ class ScriptEvaluatorIT {
             """;
 
     private static ScriptEvaluator load(String body) {
-        return new ScriptEvaluator(HEADER + body, "test.py", Duration.ofSeconds(3), new ByteArrayOutputStream());
+        return load(body, Duration.ofSeconds(3));
+    }
+
+    private static ScriptEvaluator load(String body, Duration predicateTimeout) {
+        return new ScriptEvaluator(HEADER + body, "test.py", predicateTimeout, new ByteArrayOutputStream());
     }
 
     private static StateStep step(long position, NodeId node, RowChange... changes) {
@@ -197,7 +201,10 @@ class ScriptEvaluatorIT {
             "__import__('threading').Thread(target=lambda: None).start()",
         };
         for (String attempt : attempts) {
-            try (ScriptEvaluator evaluator = load("@always\ndef attempt():\n    " + attempt + "\n    return True\n")) {
+            // Importing subprocess or socket runs a lot of Python for the first time: a generous timeout, so that a
+            // busy machine cannot turn the refusal this test is about into a timeout.
+            try (ScriptEvaluator evaluator = load("@always\ndef attempt():\n    " + attempt + "\n    return True\n",
+                    Duration.ofSeconds(60))) {
                 List<Finding> findings = evaluator.evaluate(step(0, N1));
                 assertThat(findings).as(attempt).hasSize(1);
                 assertThat(findings.getFirst().status()).as(attempt).isEqualTo(Finding.Status.ERROR);
