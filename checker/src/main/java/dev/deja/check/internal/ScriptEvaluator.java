@@ -6,10 +6,7 @@ import dev.deja.check.ScriptException;
 import dev.deja.check.StateStep;
 import dev.deja.check.TableSchema;
 import dev.deja.check.Violation;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -20,13 +17,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.graalvm.polyglot.Context;
-import org.graalvm.polyglot.EnvironmentAccess;
-import org.graalvm.polyglot.HostAccess;
-import org.graalvm.polyglot.PolyglotAccess;
 import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.Source;
 import org.graalvm.polyglot.Value;
-import org.graalvm.polyglot.io.IOAccess;
 
 /**
  * Runs one predicate script in a sandboxed GraalPy context and evaluates it step by step.
@@ -38,6 +31,9 @@ import org.graalvm.polyglot.io.IOAccess;
  * predicate timeout ({@link Context#interrupt}), which leaves the context usable: the predicate that was
  * running is reported as {@link Finding.Status#TIMEOUT} and evaluation resumes with the next one.
  *
+ * <p>The context comes from {@link ReusableContext}: after a check that ended cleanly, the next check of the
+ * process takes it over with a fresh deja module instead of paying for a new context.
+ *
  * <p>Not thread-safe: one thread calls {@link #evaluate}; only the watchdog touches the context otherwise.
  */
 public final class ScriptEvaluator implements AutoCloseable {
@@ -47,7 +43,10 @@ public final class ScriptEvaluator implements AutoCloseable {
         public enum Status { TURNED_FALSE, TURNED_TRUE, ERROR, TIMEOUT }
     }
 
+    private final ReusableContext pooled;
     private final Context context;
+    // False once anything happened after which the context should not serve another check (see ReusableContext).
+    private boolean reusable = true;
     private final List<TableSchema> schemas;
     private final List<String> predicateNames = new ArrayList<>();
     private final List<Violation.Kind> predicateKinds = new ArrayList<>();
@@ -66,9 +65,6 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final long timeoutNanos;
     private final Thread watchdog;
 
-    /** The deja module, evaluated as the main module only to hand its compiled code to {@link #INSTALL_SOURCE}. */
-    private static final Source DEJA_SOURCE = Source.newBuilder("python", moduleSource(), "deja.py").buildLiteral();
-
     /** The Sources of the last scripts checked in this process, least recently used first. */
     private static final Map<List<String>, Source> RECENT_SCRIPTS = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -77,22 +73,6 @@ public final class ScriptEvaluator implements AutoCloseable {
         }
     };
 
-    /** Runs the deja module's code as the module {@code deja} and leaves the main module empty for the script. */
-    private static final Source INSTALL_SOURCE = Source.newBuilder("python", """
-            import sys, types
-            def __deja_install():
-                main = sys.modules["__main__"]
-                code = main.__deja_code__
-                m = types.ModuleType("deja")
-                m.__file__ = "deja.py"
-                sys.modules["deja"] = m
-                exec(code, m.__dict__)
-                for name in list(vars(main)):
-                    if name not in ("__name__", "__builtins__", "__doc__", "__spec__", "__loader__", "__package__"):
-                        delattr(main, name)
-                return m
-            __deja_install
-            """, "deja-install.py").buildLiteral();
     private volatile long deadlineNanos = Long.MAX_VALUE;
     private volatile long callNumber;
     private volatile boolean closed;
@@ -104,26 +84,11 @@ public final class ScriptEvaluator implements AutoCloseable {
      */
     public ScriptEvaluator(String text, String fileName, Duration predicateTimeout, OutputStream scriptOutput) {
         this.timeoutNanos = predicateTimeout.toNanos();
-        this.context = Context.newBuilder("python")
-                .engine(PythonEngine.get())
-                .allowHostAccess(HostAccess.EXPLICIT)
-                .allowHostClassLookup(name -> false)
-                .allowIO(IOAccess.NONE)
-                .allowCreateThread(false)
-                .allowCreateProcess(false)
-                .allowNativeAccess(false)
-                .allowEnvironmentAccess(EnvironmentAccess.NONE)
-                .allowPolyglotAccess(PolyglotAccess.NONE)
-                .out(scriptOutput)
-                .err(scriptOutput)
-                .build();
+        this.pooled = ReusableContext.acquire(scriptOutput);
+        this.context = pooled.context;
         boolean ok = false;
         try {
-            // The deja module and the script are evaluated from Sources, never through Python's compile(): the
-            // engine shares code parsed from an equal Source between contexts, so a re-check (deja check --watch,
-            // the benchmark) runs with the JIT-compiled code of the earlier checks instead of the interpreter.
-            context.eval(DEJA_SOURCE);
-            Value module = context.eval(INSTALL_SOURCE).execute();
+            Value module = pooled.install();
             module.getMember("_set_script_file").execute(fileName);
             try {
                 // Evaluated, not parsed and then called: only what is evaluated is shared between contexts.
@@ -178,22 +143,11 @@ public final class ScriptEvaluator implements AutoCloseable {
             throw new ScriptException(fileName + ": " + e.getMessage());
         } finally {
             if (!ok) {
-                context.close(true);
+                pooled.release(false);
             }
         }
         watchdog = Thread.ofPlatform().daemon().name("deja-predicate-watchdog").unstarted(this::watch);
         watchdog.start();
-    }
-
-    private static String moduleSource() {
-        try (InputStream in = ScriptEvaluator.class.getResourceAsStream("/dev/deja/check/deja.py")) {
-            if (in == null) {
-                throw new IllegalStateException("the deja Python module is missing from the checker jar");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read the deja Python module: " + e.getMessage(), e);
-        }
     }
 
     /**
@@ -318,10 +272,12 @@ public final class ScriptEvaluator implements AutoCloseable {
                 return findings;
             } catch (PolyglotException failure) {
                 if (failure.isExit() || (!failure.isInterrupted() && !failure.isCancelled() && !failure.isInternalError() && !failure.isHostException())) {
+                    reusable = false;
                     throw failure;
                 }
                 // Stopped by the watchdog, or an error Python's own handlers do not see (such as a blocked
                 // system feature): blame what was running and resume with the next predicate.
+                reusable = false;
                 String name = timedOut.execute().asString();
                 function = evaluate;
                 callArguments = new Object[0];
@@ -365,6 +321,7 @@ public final class ScriptEvaluator implements AutoCloseable {
             return out;
         } catch (PolyglotException e) {
             if (e.isInterrupted() || e.isCancelled()) {
+                reusable = false;
                 timedOut.execute();
                 return Map.of("aux", "<timed out>");
             }
@@ -455,6 +412,13 @@ public final class ScriptEvaluator implements AutoCloseable {
     public void close() {
         closed = true;
         LockSupport.unpark(watchdog);
-        context.close(true);
+        // The watchdog must be gone before another check may take the context: it could still interrupt it.
+        boolean joined = false;
+        try {
+            joined = watchdog.join(Duration.ofSeconds(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        pooled.release(reusable && joined);
     }
 }

@@ -191,6 +191,52 @@ class ScriptEvaluatorIT {
     }
 
     @Test
+    void nextCheck_reusesTheContextOfACleanOne_withoutAnythingTheEarlierScriptLeft() {
+        try (ScriptEvaluator first = load("""
+                import builtins, json
+                builtins.divmod = lambda a, b: 42
+                builtins.LEAKED_BUILTIN = 1
+                json.LEAK = 1
+                LEAKED = 5
+                @always
+                def first_only():
+                    return True
+                """)) {
+            assertThat(first.evaluate(step(0, N1))).isEmpty();
+        }
+        long created = ReusableContext.created();
+        try (ScriptEvaluator second = load("""
+                @always
+                def clean():
+                    import builtins
+                    return (divmod(7, 2) == (3, 1) and not hasattr(builtins, "LEAKED_BUILTIN")
+                            and "LEAKED" not in globals() and not hasattr(__import__("json"), "LEAK"))
+                """)) {
+            assertThat(ReusableContext.created()).as("a context was reused, not created").isEqualTo(created);
+            assertThat(second.predicateNames()).containsExactly("clean");
+            assertThat(second.evaluate(step(0, N1))).isEmpty();
+            assertThat(second.evaluationCounts()).containsOnlyKeys("clean").containsEntry("clean", 1L);
+        }
+    }
+
+    @Test
+    void contextOfACheckWithATimeout_isNotReused() {
+        try (ScriptEvaluator evaluator = load("""
+                @always
+                def runaway():
+                    while True:
+                        pass
+                """, Duration.ofMillis(300))) {
+            assertThat(evaluator.evaluate(step(0, N1))).extracting(Finding::status).containsExactly(Finding.Status.TIMEOUT);
+        }
+        long created = ReusableContext.created();
+        try (ScriptEvaluator next = load("@always\ndef fine():\n    return True\n")) {
+            assertThat(ReusableContext.created()).isEqualTo(created + 1);
+            assertThat(next.evaluate(step(0, N1))).isEmpty();
+        }
+    }
+
+    @Test
     void sandbox_blocksFilesSocketsProcessesEnvironmentJavaAndThreads() {
         String[] attempts = {
             "open('/etc/hostname').read()",

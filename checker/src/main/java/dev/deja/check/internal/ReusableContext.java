@@ -1,0 +1,173 @@
+package dev.deja.check.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.EnvironmentAccess;
+import org.graalvm.polyglot.HostAccess;
+import org.graalvm.polyglot.PolyglotAccess;
+import org.graalvm.polyglot.Source;
+import org.graalvm.polyglot.Value;
+import org.graalvm.polyglot.io.IOAccess;
+
+/**
+ * A sandboxed GraalPy context with the deja module's installer, which a later check of the same process may
+ * take over instead of paying for a new context (tens to hundreds of milliseconds, more than checking a few
+ * thousand events).
+ *
+ * <p>Contract: {@link #acquire} hands out a context no one else holds; {@link #install} gives it a fresh deja
+ * module and an empty main module for the script, after taking away what an earlier script left behind (its
+ * module, the modules it imported, and any builtin it replaced). Only a context whose check ended cleanly is
+ * given back ({@link #release} with {@code reusable}); one that was interrupted by the watchdog, hit an engine
+ * error or failed to load a script is closed. At most one idle context is kept.
+ */
+final class ReusableContext {
+    /** The deja module, evaluated as the main module only to hand its compiled code to the installer. */
+    private static final Source DEJA_SOURCE = Source.newBuilder("python", moduleSource(), "deja.py").buildLiteral();
+
+    /**
+     * Makes the installer: it remembers the deja module's code and what the interpreter held before any script
+     * ran, and each call puts that state back and runs the code as a new module {@code deja}.
+     */
+    private static final Source INSTALLER_SOURCE = Source.newBuilder("python", """
+            def __deja_installer():
+                # Imported here, not at module level: the main module's names are removed below.
+                import sys, types, builtins
+                main = sys.modules["__main__"]
+                code = main.__deja_code__
+                keep = ("__name__", "__builtins__", "__doc__", "__spec__", "__loader__", "__package__")
+                baseline_modules = set(sys.modules)
+                baseline_builtins = dict(vars(builtins))
+                def install():
+                    for name in [n for n in sys.modules if n not in baseline_modules]:
+                        del sys.modules[name]
+                    # Through setattr and delattr, which the interpreter's caches of builtins observe, and only
+                    # for what a script changed, so that compiled code relying on the builtins stays valid.
+                    now = vars(builtins)
+                    for name in [n for n in now if n not in baseline_builtins]:
+                        delattr(builtins, name)
+                    for name, value in baseline_builtins.items():
+                        if now.get(name) is not value:
+                            setattr(builtins, name, value)
+                    for name in [n for n in vars(main) if n not in keep]:
+                        delattr(main, name)
+                    m = types.ModuleType("deja")
+                    m.__file__ = "deja.py"
+                    sys.modules["deja"] = m
+                    exec(code, m.__dict__)
+                    return m
+                return install
+            __deja_installer
+            """, "deja-install.py").buildLiteral();
+
+    private static ReusableContext idle;
+    private static long created;
+
+    final Context context;
+    private final Value installer;
+    private final SwitchableOutput output;
+
+    private ReusableContext() {
+        synchronized (ReusableContext.class) {
+            created++;
+        }
+        this.output = new SwitchableOutput();
+        this.context = Context.newBuilder("python")
+                .engine(PythonEngine.get())
+                .allowHostAccess(HostAccess.EXPLICIT)
+                .allowHostClassLookup(name -> false)
+                .allowIO(IOAccess.NONE)
+                .allowCreateThread(false)
+                .allowCreateProcess(false)
+                .allowNativeAccess(false)
+                .allowEnvironmentAccess(EnvironmentAccess.NONE)
+                .allowPolyglotAccess(PolyglotAccess.NONE)
+                .out(output)
+                .err(output)
+                .build();
+        boolean ok = false;
+        try {
+            // Evaluated from Sources, never through Python's compile(): the engine shares code parsed from an equal
+            // Source between contexts, so every check of the process runs the deja module's JIT-compiled code.
+            context.eval(DEJA_SOURCE);
+            this.installer = context.eval(INSTALLER_SOURCE).execute();
+            ok = true;
+        } finally {
+            if (!ok) {
+                context.close(true);
+            }
+        }
+    }
+
+    /** The idle context if there is one, else a new one; its script output goes to {@code scriptOutput}. */
+    static ReusableContext acquire(OutputStream scriptOutput) {
+        ReusableContext taken;
+        synchronized (ReusableContext.class) {
+            taken = idle;
+            idle = null;
+        }
+        if (taken == null) {
+            taken = new ReusableContext();
+        }
+        taken.output.target = Objects.requireNonNull(scriptOutput, "scriptOutput");
+        return taken;
+    }
+
+    /** How many contexts this process created (for tests). */
+    static synchronized long created() {
+        return created;
+    }
+
+    /** A fresh deja module, with the main module emptied for the script. */
+    Value install() {
+        return installer.execute();
+    }
+
+    /** Ends this holder's use: keeps the context for the next check if {@code reusable} and none is kept yet. */
+    void release(boolean reusable) {
+        output.target = OutputStream.nullOutputStream();
+        if (reusable) {
+            synchronized (ReusableContext.class) {
+                if (idle == null) {
+                    idle = this;
+                    return;
+                }
+            }
+        }
+        context.close(true);
+    }
+
+    private static String moduleSource() {
+        try (InputStream in = ReusableContext.class.getResourceAsStream("/dev/deja/check/deja.py")) {
+            if (in == null) {
+                throw new IllegalStateException("the deja Python module is missing from the checker jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the deja Python module: " + e.getMessage(), e);
+        }
+    }
+
+    /** The context's standard output and error, pointed at the current holder's script output. */
+    private static final class SwitchableOutput extends OutputStream {
+        volatile OutputStream target = OutputStream.nullOutputStream();
+
+        @Override
+        public void write(int b) throws IOException {
+            target.write(b);
+        }
+
+        @Override
+        public void write(byte[] bytes, int offset, int length) throws IOException {
+            target.write(bytes, offset, length);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            target.flush();
+        }
+    }
+}
