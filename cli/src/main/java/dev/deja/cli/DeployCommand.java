@@ -26,13 +26,12 @@ import picocli.CommandLine.Parameters;
 /** Runs an example on loopback, one process per node, and records it. */
 @Command(name = "deploy", mixinStandardHelpOptions = true,
         description = {"Run an example on loopback: one JVM per node talking real TCP, plus the example's "
-                + "workload driver; inject faults; record every node into one trace.",
-                "Examples: ${COMPLETION-CANDIDATES}"},
+                + "workload driver; inject faults; record every node into one trace."},
         footer = {"", "Example:", "  deja deploy paxos --nodes 5 --drop 0.2 --bug latest-response --record traces/paxos",
                 "  deja deploy paxos --nodes 3 --kill n2@1s --restart n2@2s --duration 5s --record traces/crash"})
 public final class DeployCommand implements Callable<Integer> {
     @Parameters(paramLabel = "EXAMPLE", completionCandidates = ExampleNames.class,
-            description = "The example to run (see 'deja examples').")
+            description = "The example to run: ${COMPLETION-CANDIDATES} (see 'deja examples').")
     String example;
 
     @Option(names = "--nodes", paramLabel = "N", description = "Number of node processes (default: the example's).")

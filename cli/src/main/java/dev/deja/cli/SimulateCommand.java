@@ -31,8 +31,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "simulate", mixinStandardHelpOptions = true,
         description = {"Run an example in one process on virtual time, every nondeterministic choice (event order, "
                 + "message loss, duplication, delay, partitions, crashes, random draws) drawn from one seed, and "
-                + "write a trace in the same format as 'deploy'. The same seed and options give the same trace, byte for byte.",
-                "Examples: ${COMPLETION-CANDIDATES}"},
+                + "write a trace in the same format as 'deploy'. The same seed and options give the same trace, byte for byte."},
         footer = {"", "Examples:",
                 "  deja simulate paxos --nodes 7 --bug latest-response --seed 22 --drop 0.3 --delay 1ms..100ms --out traces/sim",
                 "  deja simulate paxos --seed 3 --crash-rate 0.01 --partition 'n1,n2|n3,n4,n5@1s..3s' --out traces/part"})
@@ -40,7 +39,7 @@ public final class SimulateCommand implements Callable<Integer> {
     private static final Pattern RANGE = Pattern.compile("(.+)\\.\\.(.+)");
 
     @Parameters(paramLabel = "EXAMPLE", completionCandidates = DeployCommand.ExampleNames.class,
-            description = "The example to simulate (see 'deja examples').")
+            description = "The example to simulate: ${COMPLETION-CANDIDATES} (see 'deja examples').")
     String example;
 
     @Option(names = "--nodes", paramLabel = "N", description = "Number of nodes (default: the example's).")

@@ -34,8 +34,16 @@ class CliHelpTest {
                 continue;
             }
             String help = run(entry.getKey(), "--help");
-            assertThat(help).as(entry.getKey()).startsWith("Usage: deja " + entry.getKey()).contains("--help");
+            assertThat(help).as(entry.getKey()).startsWith("Usage: deja " + entry.getKey()).contains("--help")
+                    // an unresolved help variable renders as "null"
+                    .doesNotContainPattern("\\bnull\\b");
         }
+    }
+
+    @Test
+    void deployAndSimulateHelp_nameTheExamples() {
+        assertThat(run("deploy", "--help")).contains("paxos, chord");
+        assertThat(run("simulate", "--help")).contains("paxos, chord");
     }
 
     @Test
