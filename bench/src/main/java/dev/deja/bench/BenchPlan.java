@@ -42,6 +42,6 @@ public record BenchPlan(String name, int rounds, Duration warmUp, Duration slice
     /** The published figures: about ten minutes on two quiet cores. */
     public static BenchPlan full() {
         return new BenchPlan("full", 7, Duration.ofSeconds(8), Duration.ofMillis(500), Duration.ofSeconds(3), 1_000_000,
-                List.of(10_000L, 100_000L, 1_000_000L), 15_000, 200_000, 600);
+                List.of(10_000L, 100_000L, 1_000_000L), 50_000, 200_000, 600);
     }
 }
