@@ -99,14 +99,14 @@ class EntryCodecTest {
     }
 
     @Test
-    void decode_ofAReusedBuffer_readsOnlyTheGivenLength() {
+    void decode_ofAReusedBuffer_readsOnlyTheGivenRange() {
         EntryCodec codec = new EntryCodec();
         byte[] buffer = new byte[4096];
         java.util.Arrays.fill(buffer, (byte) 0x55);
         for (TraceEvent event : TraceEvents.oneOfEachType(NODE)) {
             byte[] stored = codec.encodeToArray(event);
-            System.arraycopy(stored, 0, buffer, 0, stored.length);
-            assertThat(codec.decode(NODE, buffer, stored.length)).isEqualTo(event);
+            System.arraycopy(stored, 0, buffer, 7, stored.length);
+            assertThat(codec.decode(NODE, buffer, 7, stored.length)).isEqualTo(event);
         }
     }
 

@@ -17,18 +17,22 @@ import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.lz4.LZ4FastDecompressor;
 
 /**
- * The binary layout of one log entry (format version {@value #FORMAT_VERSION}).
+ * The binary layout of log entries and of the queue documents holding them (format version {@value #FORMAT_VERSION}).
  *
  * <pre>
- * entry := crc32c:int32 flags:u8 [rawLength:stopbit if flags has LZ4] data
- * data  := body, LZ4-compressed when flags has LZ4
- * body  := type:u8 incarnation seq lamport atMillis (stop-bit encoded) fields-of-type
+ * document := count:stopbit (length:stopbit entry){count}   format 2: the entries of one handler call
+ *           | entry                                        format 1: one entry a document
+ * entry    := crc32c:int32 flags:u8 [rawLength:stopbit if flags has LZ4] data
+ * data     := body, LZ4-compressed when flags has LZ4
+ * body     := type:u8 incarnation seq lamport atMillis (stop-bit encoded) fields-of-type
  * </pre>
  *
  * The CRC covers everything after itself, so a flipped bit anywhere in the stored entry is caught before
  * decompression. Bodies of at least {@value #COMPRESS_THRESHOLD} bytes are compressed when that saves space.
  * Numbers are little-endian; stop-bit numbers and strings are Chronicle Bytes' encodings (7 bits a byte, low
  * first; a string is its UTF-8 length then each char as 1-3 bytes), which format 1 was first written with.
+ * Entries are the same in both formats; documents are built by {@link DocumentBuilder} and split by
+ * {@link DocumentReader}.
  *
  * <p>Encoding and decoding work on plain byte arrays owned by the codec, reused from entry to entry: this runs
  * on a node's handler thread for every recorded event, and on the replay thread for every entry read. Strings and
@@ -36,8 +40,10 @@ import net.jpountz.lz4.LZ4FastDecompressor;
  * thread-safe: each thread uses its own instance.
  */
 public final class EntryCodec {
-    /** The trace format this build writes and reads. */
-    public static final int FORMAT_VERSION = 1;
+    /** The trace format this build writes. */
+    public static final int FORMAT_VERSION = 2;
+    /** The oldest trace format this build reads. */
+    public static final int OLDEST_READABLE_VERSION = 1;
 
     /**
      * Smaller bodies are stored raw: on single entries of a few hundred bytes LZ4 rarely saves anything (measured
@@ -214,34 +220,40 @@ public final class EntryCodec {
         b.write(encoded, 0, encoded.length);
     }
 
+    /** Whether this build reads traces of format {@code version}. */
+    public static boolean canRead(int version) {
+        return version >= OLDEST_READABLE_VERSION && version <= FORMAT_VERSION;
+    }
+
     /**
      * Decodes one stored entry.
      *
      * @throws CorruptEntryException if the checksum does not match or the entry cannot be parsed
      */
     public TraceEvent decode(NodeId node, byte[] stored) {
-        return decode(node, stored, stored.length);
+        return decode(node, stored, 0, stored.length);
     }
 
     /**
-     * Decodes the stored entry in the first {@code length} bytes of {@code stored} (a buffer the caller may reuse
-     * once this returns).
+     * Decodes the stored entry in the {@code length} bytes of {@code stored} from {@code offset} (a buffer the caller
+     * may reuse once this returns).
      *
      * @throws CorruptEntryException if the checksum does not match or the entry cannot be parsed
      */
-    public TraceEvent decode(NodeId node, byte[] stored, int length) {
+    public TraceEvent decode(NodeId node, byte[] stored, int offset, int length) {
         if (length < HEADER_BYTES) {
             throw new CorruptEntryException("entry is " + length + " bytes long, shorter than its header");
         }
         crc.reset();
-        crc.update(stored, 4, length - 4);
-        int expected = (stored[0] & 0xFF) | (stored[1] & 0xFF) << 8 | (stored[2] & 0xFF) << 16 | (stored[3] & 0xFF) << 24;
+        crc.update(stored, offset + 4, length - 4);
+        int expected = (stored[offset] & 0xFF) | (stored[offset + 1] & 0xFF) << 8 | (stored[offset + 2] & 0xFF) << 16
+                | (stored[offset + 3] & 0xFF) << 24;
         if ((int) crc.getValue() != expected) {
             throw new CorruptEntryException(String.format(
                     "checksum mismatch (stored CRC32C %08x, computed %08x)", expected, (int) crc.getValue()));
         }
         try {
-            Reader in = new Reader(stored, 4, length);
+            Reader in = new Reader(stored, offset + 4, offset + length);
             byte flags = in.readByte();
             if ((flags & ~FLAG_LZ4) != 0) {
                 throw new CorruptEntryException("unknown entry flags " + flags);
@@ -255,8 +267,8 @@ public final class EntryCodec {
                     raw = new byte[Math.max(rawLength, raw.length * 2)];
                 }
                 int read = decompressor.decompress(stored, in.position, raw, 0, rawLength);
-                if (in.position + read != length) {
-                    throw new CorruptEntryException((length - in.position - read) + " unexpected bytes after the"
+                if (in.position + read != in.limit) {
+                    throw new CorruptEntryException((in.limit - in.position - read) + " unexpected bytes after the"
                             + " compressed body");
                 }
                 in = new Reader(raw, 0, rawLength);
@@ -342,7 +354,7 @@ public final class EntryCodec {
     }
 
     /** A growable byte array written from the start. */
-    private static final class Writer {
+    static final class Writer {
         byte[] bytes;
         int length;
 
@@ -424,7 +436,7 @@ public final class EntryCodec {
     }
 
     /** Reads a byte array between {@code position} and {@code limit}; reading past the limit is a corrupt entry. */
-    private static final class Reader {
+    static final class Reader {
         final byte[] bytes;
         int position;
         final int limit;
