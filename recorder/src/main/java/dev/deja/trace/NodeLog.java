@@ -144,7 +144,7 @@ public final class NodeLog {
      * {@link #index()}, {@link #file()} and {@link #byteOffset()} locate the entry just returned.
      */
     public final class Cursor implements Iterator<TraceEvent>, AutoCloseable {
-        private final EntryCodec codec = new EntryCodec();
+        private final EntryCodec codec = new EntryCodec(manifest.formatVersion());
         private final DocumentReader document = new DocumentReader(manifest.formatVersion());
         private byte[] stored = new byte[256]; // the current document; reused: the codec copies out what it keeps
         private boolean inDocument;
@@ -279,6 +279,7 @@ public final class NodeLog {
             }
             queue = openQueue(incarnation, queueDirectory);
             tailer = queue.createTailer();
+            codec.startLog();
             return true;
         }
 

@@ -25,14 +25,19 @@ import net.jpountz.lz4.LZ4FastDecompressor;
  * entry    := crc32c:int32 flags:u8 [rawLength:stopbit if flags has LZ4] data
  * data     := body, LZ4-compressed when flags has LZ4
  * body     := type:u8 incarnation seq lamport atMillis (stop-bit encoded) fields-of-type
+ * class    := id:stopbit                  format 2, id &gt; 0: the id-th class name defined in this log
+ *           | 0:stopbit name:string       format 2: defines the next id (1, 2, ...)
+ *           | name:string                 format 1
  * </pre>
  *
  * The CRC covers everything after itself, so a flipped bit anywhere in the stored entry is caught before
  * decompression. Bodies of at least {@value #COMPRESS_THRESHOLD} bytes are compressed when that saves space.
  * Numbers are little-endian; stop-bit numbers and strings are Chronicle Bytes' encodings (7 bits a byte, low
  * first; a string is its UTF-8 length then each char as 1-3 bytes), which format 1 was first written with.
- * Entries are the same in both formats; documents are built by {@link DocumentBuilder} and split by
- * {@link DocumentReader}.
+ * The class of a message or timer tag ({@code class} above) is 40 to 50 of the 90 or so bytes of a send or receive
+ * entry when spelled out, so format 2 spells each out once per log (one incarnation's queue) and numbers it: a
+ * format 2 log must be decoded in order, from its first entry, by one codec. Documents are built by
+ * {@link DocumentBuilder} and split by {@link DocumentReader}.
  *
  * <p>Encoding and decoding work on plain byte arrays owned by the codec, reused from entry to entry: this runs
  * on a node's handler thread for every recorded event, and on the replay thread for every entry read. Strings and
@@ -65,10 +70,32 @@ public final class EntryCodec {
     private final CRC32C crc = new CRC32C();
     private final Writer body = new Writer(256);
     private final Writer out = new Writer(256);
+    private final int formatVersion;
     private final Map<String, byte[]> encodedStrings = new HashMap<>();
     private final StringCache decodedStrings = new StringCache();
+    private final Map<String, Integer> classIds = new HashMap<>();
+    private final List<String> classNames = new ArrayList<>();
     private byte[] raw = new byte[256];
     private int lastRawLength;
+
+    /** A codec for one log of the current format. */
+    public EntryCodec() {
+        this(FORMAT_VERSION);
+    }
+
+    /** A codec for one log of {@code formatVersion}, which {@link #canRead} must accept. */
+    public EntryCodec(int formatVersion) {
+        if (!canRead(formatVersion)) {
+            throw new IllegalArgumentException("unknown trace format " + formatVersion);
+        }
+        this.formatVersion = formatVersion;
+    }
+
+    /** Forgets the class names of the log coded so far, to code the next log (the next incarnation's queue). */
+    public void startLog() {
+        classIds.clear();
+        classNames.clear();
+    }
 
     /**
      * Encodes an event into {@link #encoded()}, valid until the next call, and returns its length; the node id is
@@ -160,7 +187,7 @@ public final class EntryCodec {
             case Event.Send s -> {
                 writeUtf8(b, s.to().value());
                 b.writeStopBit(s.messageId());
-                writeUtf8(b, s.messageType());
+                writeClass(b, s.messageType());
                 b.writeLong(s.digest());
             }
             case Event.TimerFired t -> {
@@ -196,9 +223,24 @@ public final class EntryCodec {
     }
 
     private void writePayload(Writer b, Payload payload) {
-        writeUtf8(b, payload.type());
+        writeClass(b, payload.type());
         b.writeStopBit(payload.bytes().length);
         b.write(payload.bytes(), 0, payload.bytes().length);
+    }
+
+    private void writeClass(Writer b, String name) {
+        if (formatVersion == 1) {
+            writeUtf8(b, name);
+            return;
+        }
+        Integer id = classIds.get(name);
+        if (id != null) {
+            b.writeStopBit(id);
+            return;
+        }
+        b.writeStopBit(0);
+        b.writeUtf8(name);
+        classIds.put(name, classIds.size() + 1);
     }
 
     /** Writes a string as its length and chars; the encodings of short strings are kept, since they repeat. */
@@ -303,7 +345,7 @@ public final class EntryCodec {
                 yield new Event.Start(nodeClass, args, peers);
             }
             case RECEIVE -> new Event.Receive(readNodeId(in), in.readStopBit(), in.readStopBit(), readPayload(in));
-            case SEND -> new Event.Send(readNodeId(in), in.readStopBit(), readUtf8(in), in.readLong());
+            case SEND -> new Event.Send(readNodeId(in), in.readStopBit(), readClass(in), in.readLong());
             case TIMER -> new Event.TimerFired(in.readStopBit(), readPayload(in));
             case CLOCK -> new Event.ClockRead(in.readStopBit());
             case RANDOM -> new Event.RandomDraw(in.readLong());
@@ -327,12 +369,29 @@ public final class EntryCodec {
     }
 
     private Payload readPayload(Reader in) {
-        String type = readUtf8(in);
+        String type = readClass(in);
         int length = Math.toIntExact(in.readStopBit());
         if (length < 0 || length > in.remaining()) {
             throw new CorruptEntryException("payload length " + length + " exceeds the entry");
         }
         return new Payload(type, in.readBytes(length));
+    }
+
+    private String readClass(Reader in) {
+        if (formatVersion == 1) {
+            return readUtf8(in);
+        }
+        long id = in.readStopBit();
+        if (id == 0) {
+            String name = in.readUtf8(readUtf8Length(in));
+            classNames.add(name);
+            return name;
+        }
+        if (id < 0 || id > classNames.size()) {
+            throw new CorruptEntryException("class " + id + " is not defined in the log before this entry ("
+                    + classNames.size() + " are)");
+        }
+        return classNames.get((int) id - 1);
     }
 
     private String readUtf8(Reader in) {
