@@ -42,7 +42,7 @@ public final class DocumentBuilder {
             throw new IllegalStateException("a document holds at least one entry");
         }
         int end = out.length;
-        start = COUNT_ROOM - stopBitLength(count);
+        start = COUNT_ROOM - lengthPrefixBytes(count);
         out.length = start;
         out.writeStopBit(count);
         out.length = end;
@@ -68,7 +68,8 @@ public final class DocumentBuilder {
         start = COUNT_ROOM;
     }
 
-    private static int stopBitLength(int value) {
+    /** The bytes a stop-bit count or length of {@code value} takes (7 bits a byte), as in front of an entry. */
+    public static int lengthPrefixBytes(int value) {
         int length = 1;
         while ((value >>>= 7) != 0) {
             length++;
