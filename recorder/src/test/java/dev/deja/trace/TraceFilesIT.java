@@ -173,6 +173,16 @@ class TraceFilesIT {
     }
 
     @Test
+    void aLogOfAnotherFormat_isNotContinued() throws Exception {
+        writeOneOfEach();
+        Path manifest = Trace.nodeDirectory(trace, NODE).resolve(NodeLog.MANIFEST);
+        Files.writeString(manifest, Files.readString(manifest).replace("\"formatVersion\" : 2", "\"formatVersion\" : 1"));
+        assertThatThrownBy(() -> NodeLogWriter.open(trace, NODE, "test.Node", "1.0", 1, 200))
+                .isInstanceOf(TraceFormatException.class)
+                .hasMessageContaining("was recorded with format 1; this build records format 2 and cannot continue it");
+    }
+
+    @Test
     void missingNodeDirectory_isNamed() {
         writeOneOfEach();
         assertThatThrownBy(() -> Trace.open(trace).node(new NodeId("n7")))
