@@ -17,6 +17,8 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -45,6 +47,7 @@ public final class LiveNode implements AutoCloseable {
     private final NodeId self;
     private final Node node;
     private final NodeRunner runner;
+    private final LivePlatform platform;
     private final TcpTransport transport;
     private final NodeLogWriter writer;
     private final ScheduledExecutorService scheduler;
@@ -81,7 +84,7 @@ public final class LiveNode implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        LivePlatform platform = new LivePlatform(storage, Set.copyOf(cluster.allIds()));
+        this.platform = new LivePlatform(storage, Set.copyOf(cluster.allIds()), writer != null);
         this.runner = new NodeRunner(node, new NodeRunner.Setup(self, cluster.nodes().containsKey(self)
                 ? cluster.peersOf(self) : cluster.nodes().keySet().stream().sorted().toList(),
                 member.args(), incarnation, initialLamport, firstSeq, crashed), platform, codec, writer);
@@ -125,8 +128,12 @@ public final class LiveNode implements AutoCloseable {
             }
             try {
                 task.run();
+                platform.releaseHeld();
             } catch (RuntimeException e) {
-                log(runner.incarnation(), "dropped an event the runtime could not dispatch: " + e);
+                // The messages of a handler call that failed are not known to be recorded, so they never leave.
+                int dropped = platform.dropHeld();
+                log(runner.incarnation(), "dropped an event the runtime could not dispatch" + (dropped == 0 ? ""
+                        : " and the " + dropped + " messages it sent") + ": " + e);
             }
         }
     }
@@ -208,18 +215,44 @@ public final class LiveNode implements AutoCloseable {
         }
     }
 
-    /** The live twin of {@link Platform}. */
+    /** A message sent by the running handler call, held until the call's entries are written. */
+    private record Outgoing(NodeId to, long senderLamport, long messageId, Payload message) {
+    }
+
+    /**
+     * The live twin of {@link Platform}. While recording it holds the messages a handler call sends until the call
+     * has ended: the recorder writes the call's entries together when it ends, and a message must not reach another
+     * node before its send is in the log (a {@code kill -9} in between would leave a receive without its send).
+     */
     private final class LivePlatform implements Platform {
         private final FileStorage storage;
         private final Set<NodeId> addressable;
+        private final boolean holdMessages;
+        private final List<Outgoing> held = new ArrayList<>(); // handler thread only
         private final SecureRandom random = new SecureRandom();
         private final Map<Long, ScheduledFuture<?>> timers = new ConcurrentHashMap<>();
         private NodeRunner runner;
         private TcpTransport transport;
 
-        LivePlatform(FileStorage storage, Set<NodeId> addressable) {
+        LivePlatform(FileStorage storage, Set<NodeId> addressable, boolean holdMessages) {
             this.storage = storage;
             this.addressable = addressable;
+            this.holdMessages = holdMessages;
+        }
+
+        /** Sends the messages held for the handler call that just ended. */
+        void releaseHeld() {
+            for (Outgoing message : held) {
+                send(message.to(), message.senderLamport(), message.messageId(), message.message());
+            }
+            held.clear();
+        }
+
+        /** Forgets the held messages and returns how many there were. */
+        int dropHeld() {
+            int count = held.size();
+            held.clear();
+            return count;
         }
 
         @Override
@@ -249,6 +282,14 @@ public final class LiveNode implements AutoCloseable {
 
         @Override
         public void transmit(NodeId to, long senderLamport, long messageId, Payload message) {
+            if (holdMessages) {
+                held.add(new Outgoing(to, senderLamport, messageId, message));
+            } else {
+                send(to, senderLamport, messageId, message);
+            }
+        }
+
+        private void send(NodeId to, long senderLamport, long messageId, Payload message) {
             if (to.equals(self)) {
                 tasks.add(() -> runner.deliver(self, senderLamport, messageId, message));
             } else {

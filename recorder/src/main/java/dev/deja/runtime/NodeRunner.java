@@ -104,11 +104,16 @@ public final class NodeRunner {
         }
         started = true;
         dispatchMillis = platform.currentTimeMillis();
-        if (setup.crashedIncarnation() > 0) {
-            record(lamport.tick(), new Event.Crash(setup.crashedIncarnation()));
+        beginHandler();
+        try {
+            if (setup.crashedIncarnation() > 0) {
+                record(lamport.tick(), new Event.Crash(setup.crashedIncarnation()));
+            }
+            record(lamport.tick(), new Event.Start(node.getClass().getName(), setup.args(), setup.peers()));
+            runHandler(() -> node.onStart(env));
+        } finally {
+            endHandler();
         }
-        record(lamport.tick(), new Event.Start(node.getClass().getName(), setup.args(), setup.peers()));
-        runHandler(() -> node.onStart(env));
     }
 
     /** Delivers a message: records it and calls {@code onMessage}. */
@@ -116,8 +121,13 @@ public final class NodeRunner {
         requireStarted();
         Object decoded = codec.decode(message);
         dispatchMillis = platform.currentTimeMillis();
-        record(lamport.receive(senderLamport), new Event.Receive(from, senderLamport, messageId, message));
-        runHandler(() -> node.onMessage(env, from, decoded));
+        beginHandler();
+        try {
+            record(lamport.receive(senderLamport), new Event.Receive(from, senderLamport, messageId, message));
+            runHandler(() -> node.onMessage(env, from, decoded));
+        } finally {
+            endHandler();
+        }
     }
 
     /** Fires a timer unless it was cancelled: records it and calls {@code onTimer}. */
@@ -128,8 +138,13 @@ public final class NodeRunner {
             return; // cancelled, or fired already: not an event
         }
         dispatchMillis = platform.currentTimeMillis();
-        record(lamport.tick(), new Event.TimerFired(timer.value(), codec.encode(tag)));
-        runHandler(() -> node.onTimer(env, timer, tag));
+        beginHandler();
+        try {
+            record(lamport.tick(), new Event.TimerFired(timer.value(), codec.encode(tag)));
+            runHandler(() -> node.onTimer(env, timer, tag));
+        } finally {
+            endHandler();
+        }
     }
 
     private void requireStarted() {
@@ -152,6 +167,22 @@ public final class NodeRunner {
             }
         } finally {
             inHandler = false;
+        }
+    }
+
+    private void beginHandler() {
+        if (sink != null) {
+            sink.beginHandler();
+        }
+    }
+
+    /**
+     * Ends the sink's handler call: from here on the call's entries are written, so the messages it sent may leave
+     * the node (the platform holds them until the dispatch method returns, if they could otherwise leave sooner).
+     */
+    private void endHandler() {
+        if (sink != null) {
+            sink.endHandler();
         }
     }
 

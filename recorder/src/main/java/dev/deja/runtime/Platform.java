@@ -31,7 +31,9 @@ public interface Platform {
     void storageSync();
 
     /**
-     * Hands a message to the network. Called after the send was recorded, so a message that reaches its
+     * Hands a message to the network. Called after the send was appended to the trace sink, which may hold a
+     * handler call's entries until the call ends: a platform whose messages could leave the process sooner holds
+     * them until the {@link NodeRunner} method that ran the handler returns, so that a message that reaches its
      * receiver always has a recorded send (output commit).
      */
     void transmit(NodeId to, long senderLamport, long messageId, Payload message);

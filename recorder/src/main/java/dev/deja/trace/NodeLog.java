@@ -2,6 +2,7 @@ package dev.deja.trace;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.deja.node.NodeId;
+import dev.deja.trace.internal.DocumentReader;
 import dev.deja.trace.internal.EntryCodec;
 import dev.deja.trace.internal.Json;
 import dev.deja.trace.internal.Queues;
@@ -60,9 +61,10 @@ public final class NodeLog {
         if (version == null || !version.canConvertToInt()) {
             throw new TraceFormatException(file + ": node manifest has no formatVersion");
         }
-        if (version.asInt() != EntryCodec.FORMAT_VERSION) {
+        if (!EntryCodec.canRead(version.asInt())) {
             throw new TraceFormatException(file + ": node " + tree.path("node").asText("?") + " was recorded with format "
-                    + version.asInt() + "; this build reads " + EntryCodec.FORMAT_VERSION);
+                    + version.asInt() + "; this build reads formats " + EntryCodec.OLDEST_READABLE_VERSION + " to "
+                    + EntryCodec.FORMAT_VERSION);
         }
         NodeManifest manifest;
         try {
@@ -93,8 +95,8 @@ public final class NodeLog {
     }
 
     /**
-     * How many entries this node's log holds, counted from the queues' indexes without decoding entries (cheap:
-     * used to size progress bars).
+     * How many entries this node's log holds, counted without decoding entries (cheap: used to size progress bars):
+     * from the queues' indexes in format 1, from each document's entry count in format 2.
      */
     public long entryCount() {
         long total = 0;
@@ -104,7 +106,20 @@ public final class NodeLog {
                 continue;
             }
             try (SingleChronicleQueue queue = openQueue(incarnation, queueDirectory)) {
-                total += queue.entryCount();
+                if (manifest.formatVersion() == 1) {
+                    total += queue.entryCount();
+                    continue;
+                }
+                try (ExcerptTailer tailer = queue.createTailer()) {
+                    while (true) {
+                        try (DocumentContext document = tailer.readingDocument()) {
+                            if (!document.isPresent()) {
+                                break;
+                            }
+                            total += document.wire().bytes().readStopBit();
+                        }
+                    }
+                }
             }
         }
         return total;
@@ -129,8 +144,12 @@ public final class NodeLog {
      * {@link #index()}, {@link #file()} and {@link #byteOffset()} locate the entry just returned.
      */
     public final class Cursor implements Iterator<TraceEvent>, AutoCloseable {
-        private final EntryCodec codec = new EntryCodec();
-        private byte[] stored = new byte[256]; // reused: the codec copies out what it keeps
+        private final EntryCodec codec = new EntryCodec(manifest.formatVersion());
+        private final DocumentReader document = new DocumentReader(manifest.formatVersion());
+        private byte[] stored = new byte[256]; // the current document; reused: the codec copies out what it keeps
+        private boolean inDocument;
+        private long documentOffset;
+        private int documentCycle;
         private int incarnationIndex = -1;
         private SingleChronicleQueue queue;
         private ExcerptTailer tailer;
@@ -193,38 +212,58 @@ public final class NodeLog {
 
         private TraceEvent advance() {
             while (true) {
+                if (inDocument && document.hasNext()) {
+                    return nextInDocument();
+                }
+                inDocument = false;
                 if (tailer == null && !openNextIncarnation()) {
                     return null;
                 }
-                try (DocumentContext document = tailer.readingDocument()) {
-                    if (!document.isPresent()) {
+                try (DocumentContext context = tailer.readingDocument()) {
+                    if (!context.isPresent()) {
                         closeQueue();
                         continue;
                     }
-                    Bytes<?> bytes = document.wire().bytes();
-                    long offset = bytes.readPosition();
+                    Bytes<?> bytes = context.wire().bytes();
+                    documentOffset = bytes.readPosition();
+                    documentCycle = tailer.cycle();
                     int length = (int) bytes.readRemaining();
                     if (stored.length < length) {
                         stored = new byte[Math.max(length, stored.length * 2)];
                     }
                     bytes.read(stored, 0, length);
-                    int cycle = tailer.cycle();
-                    long entryIndex = decoded;
                     try {
-                        TraceEvent event = codec.decode(manifest.node(), stored, length);
-                        nextIndex = entryIndex;
-                        nextQueueDirectory = queueDirectory;
-                        nextCycle = cycle;
-                        nextByteOffset = offset;
-                        decoded++;
-                        return event;
+                        document.start(stored, length);
                     } catch (EntryCodec.CorruptEntryException e) {
-                        throw new TraceFormatException(Queues.cycleFile(queueDirectory, cycle) + ": node " + manifest.node() + ", entry "
-                                + entryIndex + " (incarnation " + manifest.incarnations().get(incarnationIndex).number()
-                                + "), byte offset " + offset + ": corrupted entry: " + e.getMessage(), e);
+                        throw corrupted(documentOffset, e);
                     }
+                    inDocument = true;
                 }
             }
+        }
+
+        private TraceEvent nextInDocument() {
+            long entryIndex = decoded;
+            long offset = documentOffset;
+            try {
+                document.next();
+                offset = documentOffset + document.entryOffset();
+                TraceEvent event = codec.decode(manifest.node(), stored, document.entryOffset(), document.entryLength());
+                nextIndex = entryIndex;
+                nextQueueDirectory = queueDirectory;
+                nextCycle = documentCycle;
+                nextByteOffset = offset;
+                decoded++;
+                return event;
+            } catch (EntryCodec.CorruptEntryException e) {
+                throw corrupted(offset, e);
+            }
+        }
+
+        private TraceFormatException corrupted(long offset, EntryCodec.CorruptEntryException e) {
+            return new TraceFormatException(Queues.cycleFile(queueDirectory, documentCycle) + ": node " + manifest.node()
+                    + ", entry " + decoded + " (incarnation " + manifest.incarnations().get(incarnationIndex).number()
+                    + "), byte offset " + offset + ": corrupted entry: " + e.getMessage(), e);
         }
 
         private boolean openNextIncarnation() {
@@ -240,6 +279,7 @@ public final class NodeLog {
             }
             queue = openQueue(incarnation, queueDirectory);
             tailer = queue.createTailer();
+            codec.startLog();
             return true;
         }
 
@@ -254,6 +294,7 @@ public final class NodeLog {
         @Override
         public void close() {
             closeQueue();
+            inDocument = false;
             incarnationIndex = manifest.incarnations().size();
         }
     }

@@ -1,6 +1,7 @@
 package dev.deja.trace;
 
 import dev.deja.node.NodeId;
+import dev.deja.trace.internal.DocumentBuilder;
 import dev.deja.trace.internal.EntryCodec;
 import dev.deja.trace.internal.Json;
 import dev.deja.trace.internal.Queues;
@@ -22,15 +23,24 @@ import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
  * Lamport clock follow the last completed entry of the previous one, and {@link #previousIncarnationCrashed()}
  * tells whether the previous incarnation ended without a clean shutdown.
  *
- * <p>{@link #append} writes into a memory-mapped file: no system call, no fsync, so the calling handler
- * thread never waits for the disk, and an entry whose append returned survives {@code kill -9} of the process
- * (the page cache belongs to the kernel). Confined to one thread at a time; {@link #close()} must not race
- * with {@link #append}.
+ * <p>Entries go into a memory-mapped file: no system call, no fsync, so the calling handler thread never waits
+ * for the disk, and an entry once written survives {@code kill -9} of the process (the page cache belongs to the
+ * kernel). An entry appended outside a handler call is written before {@link #append} returns; the entries of a
+ * handler call ({@link #beginHandler()} to {@link #endHandler()}) are written together, as one queue document, when
+ * it ends, since one document costs the queue about as much as one entry. Confined to one thread at a time;
+ * {@link #close()} must not race with {@link #append}.
  */
 public final class NodeLogWriter implements TraceSink, AutoCloseable {
+    /**
+     * A handler call whose entries outgrow this is written in several documents (each still before the handler
+     * ends), so that no document nears the queue's limits.
+     */
+    static final int MAX_DOCUMENT_BYTES = 64 << 10;
+
     private final Path nodeDirectory;
     private final EntryCodec codec = new EntryCodec();
-    private Bytes<byte[]> encodedView; // a Chronicle view of the codec's buffer, made again when the buffer grows
+    private final DocumentBuilder document = new DocumentBuilder();
+    private Bytes<byte[]> documentView; // a Chronicle view of the document's buffer, made again when the buffer grows
     private final SingleChronicleQueue queue;
     private final ExcerptAppender appender;
     private final int incarnation;
@@ -38,6 +48,7 @@ public final class NodeLogWriter implements TraceSink, AutoCloseable {
     private final long lastLamportBefore;
     private NodeManifest manifest;
     private long nextSeq;
+    private boolean inHandler;
     private boolean closed;
 
     private NodeLogWriter(Path nodeDirectory, NodeManifest manifest, int incarnation, long nextSeq,
@@ -82,6 +93,11 @@ public final class NodeLogWriter implements TraceSink, AutoCloseable {
             boolean crashed = false;
             int incarnation = Math.max(1, minimumIncarnation);
             NodeManifest manifest;
+            if (previous != null && previous.formatVersion() != EntryCodec.FORMAT_VERSION) {
+                throw new TraceFormatException(nodeDirectory + ": the log of node " + node + " was recorded with format "
+                        + previous.formatVersion() + "; this build records format " + EntryCodec.FORMAT_VERSION
+                        + " and cannot continue it (record into a new trace directory)");
+            }
             if (previous == null) {
                 manifest = new NodeManifest(EntryCodec.FORMAT_VERSION, node, nodeClass, codeVersion, nowMillis,
                         null, false, List.of());
@@ -130,7 +146,10 @@ public final class NodeLogWriter implements TraceSink, AutoCloseable {
         return previousCrashed;
     }
 
-    /** Appends one entry; its seq must be {@link #nextSeq()} and its incarnation this writer's. */
+    /**
+     * Appends one entry; its seq must be {@link #nextSeq()} and its incarnation this writer's. Written before this
+     * returns, unless inside a handler call.
+     */
     @Override
     public void append(TraceEvent entry) {
         if (closed) {
@@ -141,28 +160,57 @@ public final class NodeLogWriter implements TraceSink, AutoCloseable {
                     + " of incarnation " + incarnation + ", got " + entry);
         }
         int length = codec.encode(entry);
-        if (encodedView == null || encodedView.underlyingObject() != codec.encoded()) {
-            encodedView = Bytes.wrapForRead(codec.encoded());
+        if (document.count() > 0 && document.entryBytes() + length > MAX_DOCUMENT_BYTES) {
+            writeDocument();
         }
-        encodedView.readPositionRemaining(0, length);
-        appender.writeBytes(encodedView);
+        document.add(codec.encoded(), length);
         nextSeq++;
+        if (!inHandler) {
+            writeDocument();
+        }
+    }
+
+    /** Holds the entries appended from now on until {@link #endHandler()}. */
+    @Override
+    public void beginHandler() {
+        inHandler = true;
+    }
+
+    /** Writes the entries held since {@link #beginHandler()} as one document. */
+    @Override
+    public void endHandler() {
+        inHandler = false;
+        if (document.count() > 0 && !closed) {
+            writeDocument();
+        }
+    }
+
+    private void writeDocument() {
+        document.finish();
+        if (documentView == null || documentView.underlyingObject() != document.bytes()) {
+            documentView = Bytes.wrapForRead(document.bytes());
+        }
+        documentView.readPositionRemaining(document.start(), document.length());
+        appender.writeBytes(documentView);
+        document.clear();
     }
 
     /**
-     * Closes the queue without marking the incarnation complete, as a process killed between two events
-     * leaves it: the next {@link #open} of this node sees a crashed incarnation. The simulator's crash.
+     * Closes the queue without marking the incarnation complete and drops the entries of an unfinished handler call,
+     * as a process killed at this point leaves it: the next {@link #open} of this node sees a crashed incarnation.
+     * The simulator's crash.
      */
     public void abandon() {
         if (closed) {
             return;
         }
         closed = true;
+        document.clear();
         appender.close();
         queue.close();
     }
 
-    /** Marks the recording of this incarnation complete in the manifest and closes the queue. */
+    /** Writes the entries still held, marks the recording of this incarnation complete and closes the queue. */
     @Override
     public void close() {
         close(System.currentTimeMillis());
@@ -172,6 +220,9 @@ public final class NodeLogWriter implements TraceSink, AutoCloseable {
     public void close(long nowMillis) {
         if (closed) {
             return;
+        }
+        if (document.count() > 0) {
+            writeDocument();
         }
         closed = true;
         appender.close();

@@ -5,4 +5,15 @@ package dev.deja.trace;
 public interface TraceSink {
     /** Records one event; events arrive in seq order from one thread. */
     void append(TraceEvent event);
+
+    /**
+     * The events appended from now until {@link #endHandler()} are those of one handler call (its dispatch event and
+     * what the handler observed and sent): the sink may hold them and write them together.
+     */
+    default void beginHandler() {
+    }
+
+    /** Ends what {@link #beginHandler()} began; when this returns, the handler call's events are written. */
+    default void endHandler() {
+    }
 }

@@ -11,6 +11,7 @@ import dev.deja.testing.ManualPlatform;
 import dev.deja.trace.Event;
 import dev.deja.trace.MessageCodec;
 import dev.deja.trace.TraceEvent;
+import dev.deja.trace.TraceSink;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -132,6 +133,35 @@ class NodeRunnerTest {
         assertThat(recorded.get(0).lamport()).isEqualTo(51);
         assertThat(recorded.get(1).event()).isInstanceOf(Event.Start.class);
         assertThat(recorded.get(1).incarnation()).isEqualTo(2);
+    }
+
+    @Test
+    void everyDispatch_isOneHandlerCallOfTheSink() {
+        List<String> calls = new ArrayList<>();
+        TraceSink sink = new TraceSink() {
+            @Override
+            public void append(TraceEvent event) {
+                calls.add(event.event().typeName());
+            }
+
+            @Override
+            public void beginHandler() {
+                calls.add("[");
+            }
+
+            @Override
+            public void endHandler() {
+                calls.add("]");
+            }
+        };
+        NodeRunner runner = new NodeRunner(new Probe(), new NodeRunner.Setup(self, List.of(new NodeId("n2")), Map.of(),
+                2, 10, 5, 1), platform, codec, sink);
+        runner.start();
+        runner.deliver(new NodeId("n2"), 1, 7, codec.encode(new Hello(3)));
+        runner.fireTimer(new TimerId(2)); // cancelled: no call
+        runner.fireTimer(new TimerId(1));
+        assertThat(String.join(" ", calls)).isEqualTo("[ crash start storage-read random send ] [ receive clock send ]"
+                + " [ timer storage-read ]");
     }
 
     @Test

@@ -67,7 +67,7 @@ class EntryCodecTest {
         long seed = Long.getLong("deja.codecSeed", System.nanoTime());
         System.out.println("EntryCodecTest seed " + seed + " (rerun: -Ddeja.codecSeed=" + seed + ")");
         SplittableRandom random = new SplittableRandom(seed);
-        EntryCodec codec = new EntryCodec();
+        EntryCodec codec = new EntryCodec(1);
         List<TraceEvent> events = new ArrayList<>(TraceEvents.oneOfEachType(NODE));
         for (int i = 0; i < 2_000; i++) {
             events.add(randomEvent(random, i));
@@ -87,7 +87,7 @@ class EntryCodecTest {
         long seed = Long.getLong("deja.codecSeed", System.nanoTime());
         System.out.println("EntryCodecTest seed " + seed + " (rerun: -Ddeja.codecSeed=" + seed + ")");
         SplittableRandom random = new SplittableRandom(seed);
-        EntryCodec codec = new EntryCodec();
+        EntryCodec codec = new EntryCodec(1);
         int compressed = 0;
         for (int i = 0; i < 2_000; i++) {
             TraceEvent event = randomEvent(random, i);
@@ -99,14 +99,50 @@ class EntryCodecTest {
     }
 
     @Test
-    void decode_ofAReusedBuffer_readsOnlyTheGivenLength() {
+    void decode_ofRandomEntriesInTheirOrder_returnsThem() {
+        long seed = Long.getLong("deja.codecSeed", System.nanoTime());
+        System.out.println("EntryCodecTest seed " + seed + " (rerun: -Ddeja.codecSeed=" + seed + ")");
+        SplittableRandom random = new SplittableRandom(seed);
+        EntryCodec writer = new EntryCodec();
+        EntryCodec reader = new EntryCodec();
+        for (int i = 0; i < 2_000; i++) {
+            TraceEvent event = randomEvent(random, i);
+            assertThat(reader.decode(NODE, writer.encodeToArray(event))).as("seed %d", seed).isEqualTo(event);
+        }
+    }
+
+    @Test
+    void classNames_areSpelledOutOncePerLog() {
+        EntryCodec writer = new EntryCodec();
+        TraceEvent send = TraceEvents.oneOfEachType(NODE).get(3);
+        String type = ((Event.Send) send.event()).messageType();
+        byte[] first = writer.encodeToArray(send);
+        byte[] second = writer.encodeToArray(send);
+        assertThat(first.length - second.length).isEqualTo(type.length() + 1);
+
+        EntryCodec reader = new EntryCodec();
+        assertThat(reader.decode(NODE, first)).isEqualTo(send);
+        assertThat(reader.decode(NODE, second)).isEqualTo(send);
+        assertThatThrownBy(() -> new EntryCodec().decode(NODE, second))
+                .isInstanceOf(EntryCodec.CorruptEntryException.class)
+                .hasMessageContaining("class 1 is not defined in the log before this entry");
+
+        writer.startLog();
+        reader.startLog();
+        byte[] nextLog = writer.encodeToArray(send);
+        assertThat(nextLog).isEqualTo(first);
+        assertThat(reader.decode(NODE, nextLog)).isEqualTo(send);
+    }
+
+    @Test
+    void decode_ofAReusedBuffer_readsOnlyTheGivenRange() {
         EntryCodec codec = new EntryCodec();
         byte[] buffer = new byte[4096];
         java.util.Arrays.fill(buffer, (byte) 0x55);
         for (TraceEvent event : TraceEvents.oneOfEachType(NODE)) {
             byte[] stored = codec.encodeToArray(event);
-            System.arraycopy(stored, 0, buffer, 0, stored.length);
-            assertThat(codec.decode(NODE, buffer, stored.length)).isEqualTo(event);
+            System.arraycopy(stored, 0, buffer, 7, stored.length);
+            assertThat(codec.decode(NODE, buffer, 7, stored.length)).isEqualTo(event);
         }
     }
 

@@ -58,6 +58,70 @@ class TraceFilesIT {
     }
 
     @Test
+    void handlerCalls_areWrittenWhenTheyEndAndReadBackEntryByEntry() {
+        List<TraceEvent> written = new ArrayList<>();
+        try (NodeLogWriter writer = NodeLogWriter.open(trace, NODE, "test.Node", "1.0", 1, 100)) {
+            List<TraceEvent> templates = TraceEvents.oneOfEachType(NODE);
+            int[] callSizes = {1, 3, 4, 2, 1};
+            int next = 0;
+            for (int size : callSizes) {
+                writer.beginHandler();
+                for (int i = 0; i < size; i++) {
+                    TraceEvent template = templates.get(next++);
+                    TraceEvent event = new TraceEvent(NODE, writer.incarnation(), writer.nextSeq(), template.lamport(),
+                            template.atMillis(), template.event());
+                    writer.append(event);
+                    written.add(event);
+                }
+                NodeLog duringCall = NodeLog.open(Trace.nodeDirectory(trace, NODE));
+                assertThat(readAll(duringCall)).as("entries readable before the call ends")
+                        .isEqualTo(written.subList(0, written.size() - size));
+                writer.endHandler();
+                assertThat(duringCall.entryCount()).isEqualTo(written.size());
+            }
+        }
+        assertThat(readAll(NodeLog.open(Trace.nodeDirectory(trace, NODE)))).isEqualTo(written);
+    }
+
+    @Test
+    void flippedByteInsideAHandlerCall_namesThatEntry() throws Exception {
+        try (NodeLogWriter writer = NodeLogWriter.open(trace, NODE, "test.Node", "1.0", 1, 100)) {
+            writer.beginHandler();
+            for (TraceEvent template : TraceEvents.oneOfEachType(NODE)) {
+                writer.append(new TraceEvent(NODE, writer.incarnation(), writer.nextSeq(), template.lamport(),
+                        template.atMillis(), template.event()));
+            }
+            writer.endHandler();
+        }
+        NodeLog log = NodeLog.open(Trace.nodeDirectory(trace, NODE));
+        Path file;
+        long offset;
+        try (NodeLog.Cursor cursor = log.cursor()) {
+            for (int i = 0; i < 6; i++) {
+                cursor.next();
+            }
+            file = cursor.file();
+            offset = cursor.byteOffset();
+        }
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.seek(offset + 6);
+            int b = raf.read();
+            raf.seek(offset + 6);
+            raf.write(b ^ 0x01);
+        }
+        List<TraceEvent> before = new ArrayList<>();
+        assertThatThrownBy(() -> {
+            try (NodeLog.Cursor cursor = log.cursor()) {
+                cursor.forEachRemaining(before::add);
+            }
+        }).isInstanceOf(TraceFormatException.class)
+                .hasMessageContaining("entry 5")
+                .hasMessageContaining("byte offset " + offset)
+                .hasMessageContaining("checksum mismatch");
+        assertThat(before).hasSize(5);
+    }
+
+    @Test
     void reopen_continuesSeqAndLamportInANewIncarnation() {
         List<TraceEvent> first = writeOneOfEach();
         try (NodeLogWriter writer = NodeLogWriter.open(trace, NODE, "test.Node", "1.0", 1, 200)) {
@@ -101,11 +165,21 @@ class TraceFilesIT {
     void unknownFormatVersion_isRefusedClearly() throws Exception {
         writeOneOfEach();
         Path manifest = Trace.nodeDirectory(trace, NODE).resolve(NodeLog.MANIFEST);
-        Files.writeString(manifest, Files.readString(manifest).replace("\"formatVersion\" : 1", "\"formatVersion\" : 99"));
+        Files.writeString(manifest, Files.readString(manifest).replace("\"formatVersion\" : 2", "\"formatVersion\" : 99"));
         assertThatThrownBy(() -> Trace.open(trace))
                 .isInstanceOf(TraceFormatException.class)
                 .hasMessageContaining(manifest.toString())
-                .hasMessageContaining("recorded with format 99; this build reads 1");
+                .hasMessageContaining("recorded with format 99; this build reads formats 1 to 2");
+    }
+
+    @Test
+    void aLogOfAnotherFormat_isNotContinued() throws Exception {
+        writeOneOfEach();
+        Path manifest = Trace.nodeDirectory(trace, NODE).resolve(NodeLog.MANIFEST);
+        Files.writeString(manifest, Files.readString(manifest).replace("\"formatVersion\" : 2", "\"formatVersion\" : 1"));
+        assertThatThrownBy(() -> NodeLogWriter.open(trace, NODE, "test.Node", "1.0", 1, 200))
+                .isInstanceOf(TraceFormatException.class)
+                .hasMessageContaining("was recorded with format 1; this build records format 2 and cannot continue it");
     }
 
     @Test

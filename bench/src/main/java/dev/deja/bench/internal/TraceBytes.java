@@ -3,15 +3,18 @@ package dev.deja.bench.internal;
 import dev.deja.trace.NodeLog;
 import dev.deja.trace.Trace;
 import dev.deja.trace.TraceEvent;
+import dev.deja.trace.internal.DocumentBuilder;
 import dev.deja.trace.internal.EntryCodec;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What a trace's entries take: each entry as stored (LZ4 on bodies where it pays), the same without compression,
- * and the trace directory on disk (Chronicle's index, metadata and partly filled blocks included). Stored sizes
- * are those of the recorder's own encoder, which writes every entry the same way each time.
+ * What a trace's entries take: each entry as stored (LZ4 on bodies where it pays, with its length in the queue
+ * document that holds it), the same without compression, and the trace directory on disk (Chronicle's index,
+ * metadata, document counts and partly filled blocks included). Stored sizes are those of the recorder's own
+ * encoder, run over each log in order from its first entry as the recorder runs it (a log spells out each message
+ * class once).
  *
  * @param entries     entries of all nodes
  * @param storedBytes the entries as stored
@@ -27,11 +30,18 @@ record TraceBytes(long entries, long storedBytes, long rawBytes, long diskBytes,
         long raw = 0;
         Map<String, long[]> byType = new TreeMap<>();
         for (NodeLog log : Trace.open(trace).nodes()) {
+            int incarnation = 0;
             try (NodeLog.Cursor cursor = log.cursor()) {
                 while (cursor.hasNext()) {
                     TraceEvent event = cursor.next();
-                    long storedLength = codec.encode(event);
-                    long rawLength = EntryCodec.HEADER_BYTES + codec.lastRawLength();
+                    if (event.incarnation() != incarnation) { // each incarnation's queue is a log of its own
+                        codec.startLog();
+                        incarnation = event.incarnation();
+                    }
+                    int entryLength = codec.encode(event);
+                    long storedLength = DocumentBuilder.lengthPrefixBytes(entryLength) + entryLength;
+                    int rawEntryLength = EntryCodec.HEADER_BYTES + codec.lastRawLength();
+                    long rawLength = DocumentBuilder.lengthPrefixBytes(rawEntryLength) + rawEntryLength;
                     entries++;
                     stored += storedLength;
                     raw += rawLength;

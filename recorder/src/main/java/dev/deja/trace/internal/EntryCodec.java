@@ -17,18 +17,27 @@ import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.lz4.LZ4FastDecompressor;
 
 /**
- * The binary layout of one log entry (format version {@value #FORMAT_VERSION}).
+ * The binary layout of log entries and of the queue documents holding them (format version {@value #FORMAT_VERSION}).
  *
  * <pre>
- * entry := crc32c:int32 flags:u8 [rawLength:stopbit if flags has LZ4] data
- * data  := body, LZ4-compressed when flags has LZ4
- * body  := type:u8 incarnation seq lamport atMillis (stop-bit encoded) fields-of-type
+ * document := count:stopbit (length:stopbit entry){count}   format 2: the entries of one handler call
+ *           | entry                                        format 1: one entry a document
+ * entry    := crc32c:int32 flags:u8 [rawLength:stopbit if flags has LZ4] data
+ * data     := body, LZ4-compressed when flags has LZ4
+ * body     := type:u8 incarnation seq lamport atMillis (stop-bit encoded) fields-of-type
+ * class    := id:stopbit                  format 2, id &gt; 0: the id-th class name defined in this log
+ *           | 0:stopbit name:string       format 2: defines the next id (1, 2, ...)
+ *           | name:string                 format 1
  * </pre>
  *
  * The CRC covers everything after itself, so a flipped bit anywhere in the stored entry is caught before
  * decompression. Bodies of at least {@value #COMPRESS_THRESHOLD} bytes are compressed when that saves space.
  * Numbers are little-endian; stop-bit numbers and strings are Chronicle Bytes' encodings (7 bits a byte, low
  * first; a string is its UTF-8 length then each char as 1-3 bytes), which format 1 was first written with.
+ * The class of a message or timer tag ({@code class} above) is 40 to 50 of the 90 or so bytes of a send or receive
+ * entry when spelled out, so format 2 spells each out once per log (one incarnation's queue) and numbers it: a
+ * format 2 log must be decoded in order, from its first entry, by one codec. Documents are built by
+ * {@link DocumentBuilder} and split by {@link DocumentReader}.
  *
  * <p>Encoding and decoding work on plain byte arrays owned by the codec, reused from entry to entry: this runs
  * on a node's handler thread for every recorded event, and on the replay thread for every entry read. Strings and
@@ -36,8 +45,10 @@ import net.jpountz.lz4.LZ4FastDecompressor;
  * thread-safe: each thread uses its own instance.
  */
 public final class EntryCodec {
-    /** The trace format this build writes and reads. */
-    public static final int FORMAT_VERSION = 1;
+    /** The trace format this build writes. */
+    public static final int FORMAT_VERSION = 2;
+    /** The oldest trace format this build reads. */
+    public static final int OLDEST_READABLE_VERSION = 1;
 
     /**
      * Smaller bodies are stored raw: on single entries of a few hundred bytes LZ4 rarely saves anything (measured
@@ -59,10 +70,32 @@ public final class EntryCodec {
     private final CRC32C crc = new CRC32C();
     private final Writer body = new Writer(256);
     private final Writer out = new Writer(256);
+    private final int formatVersion;
     private final Map<String, byte[]> encodedStrings = new HashMap<>();
     private final StringCache decodedStrings = new StringCache();
+    private final Map<String, Integer> classIds = new HashMap<>();
+    private final List<String> classNames = new ArrayList<>();
     private byte[] raw = new byte[256];
     private int lastRawLength;
+
+    /** A codec for one log of the current format. */
+    public EntryCodec() {
+        this(FORMAT_VERSION);
+    }
+
+    /** A codec for one log of {@code formatVersion}, which {@link #canRead} must accept. */
+    public EntryCodec(int formatVersion) {
+        if (!canRead(formatVersion)) {
+            throw new IllegalArgumentException("unknown trace format " + formatVersion);
+        }
+        this.formatVersion = formatVersion;
+    }
+
+    /** Forgets the class names of the log coded so far, to code the next log (the next incarnation's queue). */
+    public void startLog() {
+        classIds.clear();
+        classNames.clear();
+    }
 
     /**
      * Encodes an event into {@link #encoded()}, valid until the next call, and returns its length; the node id is
@@ -154,7 +187,7 @@ public final class EntryCodec {
             case Event.Send s -> {
                 writeUtf8(b, s.to().value());
                 b.writeStopBit(s.messageId());
-                writeUtf8(b, s.messageType());
+                writeClass(b, s.messageType());
                 b.writeLong(s.digest());
             }
             case Event.TimerFired t -> {
@@ -190,9 +223,24 @@ public final class EntryCodec {
     }
 
     private void writePayload(Writer b, Payload payload) {
-        writeUtf8(b, payload.type());
+        writeClass(b, payload.type());
         b.writeStopBit(payload.bytes().length);
         b.write(payload.bytes(), 0, payload.bytes().length);
+    }
+
+    private void writeClass(Writer b, String name) {
+        if (formatVersion == 1) {
+            writeUtf8(b, name);
+            return;
+        }
+        Integer id = classIds.get(name);
+        if (id != null) {
+            b.writeStopBit(id);
+            return;
+        }
+        b.writeStopBit(0);
+        b.writeUtf8(name);
+        classIds.put(name, classIds.size() + 1);
     }
 
     /** Writes a string as its length and chars; the encodings of short strings are kept, since they repeat. */
@@ -214,34 +262,40 @@ public final class EntryCodec {
         b.write(encoded, 0, encoded.length);
     }
 
+    /** Whether this build reads traces of format {@code version}. */
+    public static boolean canRead(int version) {
+        return version >= OLDEST_READABLE_VERSION && version <= FORMAT_VERSION;
+    }
+
     /**
      * Decodes one stored entry.
      *
      * @throws CorruptEntryException if the checksum does not match or the entry cannot be parsed
      */
     public TraceEvent decode(NodeId node, byte[] stored) {
-        return decode(node, stored, stored.length);
+        return decode(node, stored, 0, stored.length);
     }
 
     /**
-     * Decodes the stored entry in the first {@code length} bytes of {@code stored} (a buffer the caller may reuse
-     * once this returns).
+     * Decodes the stored entry in the {@code length} bytes of {@code stored} from {@code offset} (a buffer the caller
+     * may reuse once this returns).
      *
      * @throws CorruptEntryException if the checksum does not match or the entry cannot be parsed
      */
-    public TraceEvent decode(NodeId node, byte[] stored, int length) {
+    public TraceEvent decode(NodeId node, byte[] stored, int offset, int length) {
         if (length < HEADER_BYTES) {
             throw new CorruptEntryException("entry is " + length + " bytes long, shorter than its header");
         }
         crc.reset();
-        crc.update(stored, 4, length - 4);
-        int expected = (stored[0] & 0xFF) | (stored[1] & 0xFF) << 8 | (stored[2] & 0xFF) << 16 | (stored[3] & 0xFF) << 24;
+        crc.update(stored, offset + 4, length - 4);
+        int expected = (stored[offset] & 0xFF) | (stored[offset + 1] & 0xFF) << 8 | (stored[offset + 2] & 0xFF) << 16
+                | (stored[offset + 3] & 0xFF) << 24;
         if ((int) crc.getValue() != expected) {
             throw new CorruptEntryException(String.format(
                     "checksum mismatch (stored CRC32C %08x, computed %08x)", expected, (int) crc.getValue()));
         }
         try {
-            Reader in = new Reader(stored, 4, length);
+            Reader in = new Reader(stored, offset + 4, offset + length);
             byte flags = in.readByte();
             if ((flags & ~FLAG_LZ4) != 0) {
                 throw new CorruptEntryException("unknown entry flags " + flags);
@@ -255,8 +309,8 @@ public final class EntryCodec {
                     raw = new byte[Math.max(rawLength, raw.length * 2)];
                 }
                 int read = decompressor.decompress(stored, in.position, raw, 0, rawLength);
-                if (in.position + read != length) {
-                    throw new CorruptEntryException((length - in.position - read) + " unexpected bytes after the"
+                if (in.position + read != in.limit) {
+                    throw new CorruptEntryException((in.limit - in.position - read) + " unexpected bytes after the"
                             + " compressed body");
                 }
                 in = new Reader(raw, 0, rawLength);
@@ -291,7 +345,7 @@ public final class EntryCodec {
                 yield new Event.Start(nodeClass, args, peers);
             }
             case RECEIVE -> new Event.Receive(readNodeId(in), in.readStopBit(), in.readStopBit(), readPayload(in));
-            case SEND -> new Event.Send(readNodeId(in), in.readStopBit(), readUtf8(in), in.readLong());
+            case SEND -> new Event.Send(readNodeId(in), in.readStopBit(), readClass(in), in.readLong());
             case TIMER -> new Event.TimerFired(in.readStopBit(), readPayload(in));
             case CLOCK -> new Event.ClockRead(in.readStopBit());
             case RANDOM -> new Event.RandomDraw(in.readLong());
@@ -315,12 +369,29 @@ public final class EntryCodec {
     }
 
     private Payload readPayload(Reader in) {
-        String type = readUtf8(in);
+        String type = readClass(in);
         int length = Math.toIntExact(in.readStopBit());
         if (length < 0 || length > in.remaining()) {
             throw new CorruptEntryException("payload length " + length + " exceeds the entry");
         }
         return new Payload(type, in.readBytes(length));
+    }
+
+    private String readClass(Reader in) {
+        if (formatVersion == 1) {
+            return readUtf8(in);
+        }
+        long id = in.readStopBit();
+        if (id == 0) {
+            String name = in.readUtf8(readUtf8Length(in));
+            classNames.add(name);
+            return name;
+        }
+        if (id < 0 || id > classNames.size()) {
+            throw new CorruptEntryException("class " + id + " is not defined in the log before this entry ("
+                    + classNames.size() + " are)");
+        }
+        return classNames.get((int) id - 1);
     }
 
     private String readUtf8(Reader in) {
@@ -342,7 +413,7 @@ public final class EntryCodec {
     }
 
     /** A growable byte array written from the start. */
-    private static final class Writer {
+    static final class Writer {
         byte[] bytes;
         int length;
 
@@ -424,7 +495,7 @@ public final class EntryCodec {
     }
 
     /** Reads a byte array between {@code position} and {@code limit}; reading past the limit is a corrupt entry. */
-    private static final class Reader {
+    static final class Reader {
         final byte[] bytes;
         int position;
         final int limit;

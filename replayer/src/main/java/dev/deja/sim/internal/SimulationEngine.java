@@ -16,6 +16,8 @@ import dev.deja.trace.MessageCodec;
 import dev.deja.trace.NodeLogWriter;
 import dev.deja.trace.Payload;
 import dev.deja.trace.Trace;
+import dev.deja.trace.TraceEvent;
+import dev.deja.trace.TraceSink;
 import dev.deja.trace.TraceSummary;
 import dev.deja.trace.internal.EntryCodec;
 import java.io.IOException;
@@ -255,6 +257,31 @@ public final class SimulationEngine {
     }
 
     /** One simulated process: its node object, its recorder, its storage (with what survives a crash). */
+    /** Counts the entries a node's writer records. */
+    private final class CountingSink implements TraceSink {
+        private final NodeLogWriter writer;
+
+        CountingSink(NodeLogWriter writer) {
+            this.writer = writer;
+        }
+
+        @Override
+        public void append(TraceEvent event) {
+            entries++;
+            writer.append(event);
+        }
+
+        @Override
+        public void beginHandler() {
+            writer.beginHandler();
+        }
+
+        @Override
+        public void endHandler() {
+            writer.endHandler();
+        }
+    }
+
     private final class SimNode implements Platform {
         final NodeId id;
         final String className;
@@ -294,12 +321,8 @@ public final class SimulationEngine {
             } else {
                 incarnation++;
             }
-            NodeLogWriter sink = writer;
             runner = new NodeRunner(instance, new NodeRunner.Setup(id, peers, args, incarnation, initialLamport,
-                    firstSeq, crashed), this, codec, sink == null ? null : entry -> {
-                        entries++;
-                        sink.append(entry);
-                    });
+                    firstSeq, crashed), this, codec, writer == null ? null : new CountingSink(writer));
             up = true;
             runner.start();
         }
