@@ -26,8 +26,10 @@ class _Source:
         self.dependents = set()
 
     def bump(self):
-        for d in self.dependents:
-            d.dirty = True
+        dependents = self.dependents
+        if dependents:  # most sources have no reader; even an empty set's iterator costs on every event
+            for d in dependents:
+                d.dirty = True
 
 
 def _link(reader, read):
@@ -489,7 +491,10 @@ def _begin(position, node, incarnation, seq, lamport, clock, type_, message_type
     _state.event_source.bump()
     _state.clocks[node] = clock
     if message_type is not None:
-        _state.message_times.setdefault(message_type, []).append(_state.step)
+        times = _state.message_times.get(message_type)
+        if times is None:
+            times = _state.message_times[message_type] = []
+        times.append(_state.step)
     row = nodes._rows.get(node)
     if type_ == "start" or type_ == "crash" or row is None:
         if row is None:
@@ -504,7 +509,7 @@ def _begin(position, node, incarnation, seq, lamport, clock, type_, message_type
         row.alive = alive
         row.incarnation = incarnation
         nodes._source.bump()
-    _state.findings = []
+    _state.findings = None
     _state.next_predicate = 0
 
 
@@ -521,13 +526,16 @@ def _evaluate():
                 _state.current = d.name
                 d._refresh()
     predicates = _registry.predicates
-    findings = _state.findings
-    while _state.next_predicate < len(predicates):
-        i = _state.next_predicate
-        _state.next_predicate = i + 1
+    count = len(predicates)
+    at = _state.next_predicate
+    while at < count:
+        i = at
         p = predicates[i]
+        at += 1
         if not p.dirty:
             continue
+        # Set before evaluating, so that after a timeout evaluation resumes with the next predicate.
+        _state.next_predicate = at
         _state.current = p.name
         _reading = set()
         p.evaluations += 1
@@ -542,16 +550,23 @@ def _evaluate():
             _reading = None
         _link(p, read)
         if error is not None:
-            findings.append((i, "E", error))
+            _finding((i, "E", error))
             p.failing = True
         elif not ok and not p.failing:
-            findings.append((i, "F", ""))
+            _finding((i, "F", ""))
             p.failing = True
         elif ok and p.failing:
-            findings.append((i, "T", ""))
+            _finding((i, "T", ""))
             p.failing = False
+    _state.next_predicate = count
     _state.current = None
-    return findings
+    return _state.findings or ()
+
+
+def _finding(finding):
+    if _state.findings is None:
+        _state.findings = []
+    _state.findings.append(finding)
 
 
 def _abandoned():
