@@ -1,5 +1,6 @@
 package dev.deja.check;
 
+import dev.deja.check.internal.BackgroundAppender;
 import dev.deja.check.internal.PythonEngine;
 import dev.deja.check.internal.ScriptEvaluator;
 import dev.deja.check.internal.StateExtractor;
@@ -156,24 +157,28 @@ public final class Checker {
             Trace opened = Trace.open(trace);
             ReplayResult result;
             boolean stopped = false;
-            try {
-                // The replay and the state extraction run on their own thread, the predicates on this one.
-                result = StepPipeline.run("deja-check-replay", sink -> Replayer.replay(opened, Replayer.Options.defaults()
-                        .withClassLoader(options.classLoader())
-                        .withUntilPosition(options.toPosition() == Long.MAX_VALUE ? Long.MAX_VALUE : options.toPosition() + 1)
-                        .withListener((event, position, state) -> {
-                            if (!event.startedHandler()) {
-                                return;
-                            }
-                            TraceEvent entry = event.entry();
-                            StateStep step = new StateStep(checkedEvent(entry, position),
-                                    extractor.extract(entry.node(), state.node(entry.node()).orElse(null)));
-                            history.append(step);
-                            sink.accept(step);
-                        })), run::step);
-            } catch (Stop stop) {
-                stopped = true;
-                result = null;
+            // Three threads: the replay with the state extraction, the history's writes, and the predicates (this one).
+            try (BackgroundAppender appender = new BackgroundAppender(history, "deja-check-history-writer")) {
+                try {
+                    result = StepPipeline.run("deja-check-replay", sink -> Replayer.replay(opened, Replayer.Options.defaults()
+                            .withClassLoader(options.classLoader())
+                            .withUntilPosition(options.toPosition() == Long.MAX_VALUE ? Long.MAX_VALUE : options.toPosition() + 1)
+                            .withListener((event, position, state) -> {
+                                if (!event.startedHandler()) {
+                                    return;
+                                }
+                                TraceEvent entry = event.entry();
+                                StateStep step = new StateStep(checkedEvent(entry, position),
+                                        extractor.extract(entry.node(), state.node(entry.node()).orElse(null)));
+                                appender.append(step);
+                                sink.accept(step);
+                            })), run::step);
+                } catch (Stop stop) {
+                    stopped = true;
+                    result = null;
+                }
+                // Also after --limit stopped the check: the history keeps every step replayed so far.
+                appender.finish();
             }
             if (result != null && !result.divergences().isEmpty()) {
                 Divergence divergence = result.divergences().getFirst();
