@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.deja.node.NodeId;
 import dev.deja.testing.TraceEvents;
+import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,21 +95,7 @@ class TraceFilesIT {
             writer.endHandler();
         }
         NodeLog log = NodeLog.open(Trace.nodeDirectory(trace, NODE));
-        Path file;
-        long offset;
-        try (NodeLog.Cursor cursor = log.cursor()) {
-            for (int i = 0; i < 6; i++) {
-                cursor.next();
-            }
-            file = cursor.file();
-            offset = cursor.byteOffset();
-        }
-        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
-            raf.seek(offset + 6);
-            int b = raf.read();
-            raf.seek(offset + 6);
-            raf.write(b ^ 0x01);
-        }
+        long offset = flipAByteOfEntry(log, 5).offset();
         List<TraceEvent> before = new ArrayList<>();
         assertThatThrownBy(() -> {
             try (NodeLog.Cursor cursor = log.cursor()) {
@@ -137,21 +124,9 @@ class TraceFilesIT {
     void flippedByte_failsWithFileNodeIndexAndOffset() throws Exception {
         writeOneOfEach();
         NodeLog log = NodeLog.open(Trace.nodeDirectory(trace, NODE));
-        Path file;
-        long offset;
-        try (NodeLog.Cursor cursor = log.cursor()) {
-            for (int i = 0; i < 4; i++) {
-                cursor.next();
-            }
-            file = cursor.file();
-            offset = cursor.byteOffset();
-        }
-        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
-            raf.seek(offset + 6);
-            int b = raf.read();
-            raf.seek(offset + 6);
-            raf.write(b ^ 0x01);
-        }
+        Flipped flipped = flipAByteOfEntry(log, 3);
+        Path file = flipped.file();
+        long offset = flipped.offset();
         assertThatThrownBy(() -> readAll(log))
                 .isInstanceOf(TraceFormatException.class)
                 .hasMessageContaining(file.toString())
@@ -213,5 +188,28 @@ class TraceFilesIT {
             }
         }
         return files;
+    }
+
+    private record Flipped(Path file, long offset) {
+    }
+
+    /** Flips one bit inside the entry at {@code index} (0-based); returns the entry's file and byte offset. */
+    private static Flipped flipAByteOfEntry(NodeLog log, int index) throws IOException {
+        Path file;
+        long offset;
+        try (NodeLog.Cursor cursor = log.cursor()) {
+            for (int i = 0; i <= index; i++) {
+                cursor.next();
+            }
+            file = cursor.file();
+            offset = cursor.byteOffset();
+        }
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.seek(offset + 6);
+            int b = raf.read();
+            raf.seek(offset + 6);
+            raf.write(b ^ 0x01);
+        }
+        return new Flipped(file, offset);
     }
 }

@@ -98,18 +98,7 @@ public final class BackgroundAppender implements AutoCloseable {
         }
         ended = true;
         hand(END);
-        boolean interrupted = false;
-        while (true) {
-            try {
-                writer.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        StepPipeline.join(writer);
     }
 
     private void hand(Object item) {

@@ -83,7 +83,8 @@ public final class StepPipeline {
         }
     }
 
-    private static void join(Thread thread) {
+    /** Waits for {@code thread} to end, keeping an interrupt of the waiting thread for later. */
+    static void join(Thread thread) {
         boolean interrupted = false;
         while (true) {
             try {
