@@ -516,8 +516,8 @@ def _begin(position, node, incarnation, seq, lamport, clock, type_, message_type
 def _evaluate():
     """Refreshes derived values, then evaluates the predicates whose inputs changed, from where a timeout left off.
 
-    Returns a list of findings (index, status, message) with status 'F' (turned false), 'T' (turned true),
-    'E' (raised, message is the traceback); 'X' is added by the checker for a timeout.
+    Returns the findings, (index, status, message) with status 'F' (turned false), 'T' (turned true), 'E'
+    (raised, message is the traceback), and whether anything reads the event built-ins.
     """
     global _reading
     if _state.next_predicate == 0:
@@ -560,7 +560,21 @@ def _evaluate():
             p.failing = False
     _state.next_predicate = count
     _state.current = None
-    return _state.findings or ()
+    # Whether anything read the event built-ins at its last evaluation: if not, an event that changes no row
+    # cannot change any result, and the checker may hand such events over later, in bulk (_catch_up).
+    return _state.findings or (), bool(_state.event_source.dependents)
+
+
+def _catch_up(*facts):
+    """Events that changed no row while nothing read the event built-ins, 9 facts each as for _step: only their
+    bookkeeping (step count, clocks, message times) is done, since no result can depend on them."""
+    symbols = _symbols
+    for i in range(0, len(facts), 9):
+        message_type = facts[i + 7]
+        sender = facts[i + 8]
+        _begin(facts[i], symbols[facts[i + 1]], facts[i + 2], facts[i + 3], facts[i + 4], facts[i + 5],
+               symbols[facts[i + 6]], symbols[message_type] if message_type >= 0 else None,
+               symbols[sender] if sender >= 0 else None)
 
 
 def _finding(finding):

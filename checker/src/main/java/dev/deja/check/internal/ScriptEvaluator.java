@@ -59,6 +59,14 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final Value makeTuple;
     private final Value makeDict;
     private final Value intern;
+    private final Value catchUpFunction;
+    // Whether something read the event built-ins at the last evaluation; until the first one, assume so.
+    private boolean eventRead = true;
+    // The facts (9 per event) of the events since the last call into Python that changed no row while nothing
+    // read the event built-ins: handed over in bulk before the next call (catchUp).
+    private final List<Object> pendingFacts = new ArrayList<>();
+    /** The event types whose step starts an incarnation, which the built-in nodes table reflects. */
+    private static final java.util.Set<String> STARTS_INCARNATION = java.util.Set.of("start", "crash");
     // The index of each string in the Python side's symbol list; new ones are sent before the step that uses them.
     private final Map<String, Integer> symbols = new HashMap<>();
     private final List<String> newSymbols = new ArrayList<>();
@@ -116,6 +124,7 @@ public final class ScriptEvaluator implements AutoCloseable {
             makeTuple = module.getMember("_make_tuple");
             makeDict = module.getMember("_make_dict");
             intern = module.getMember("_intern");
+            catchUpFunction = module.getMember("_catch_up");
             List<TableSchema> declared = new ArrayList<>();
             Value tables = module.getMember("_tables").execute();
             for (long i = 0; i < tables.getArraySize(); i++) {
@@ -220,6 +229,15 @@ public final class ScriptEvaluator implements AutoCloseable {
         arguments[6] = symbol(e.type());
         arguments[7] = e.messageType().map(this::symbol).orElse(-1);
         arguments[8] = e.from().map(n -> symbol(n.value())).orElse(-1);
+        if (!eventRead && step.changes().isEmpty() && !STARTS_INCARNATION.contains(e.type())) {
+            // Nothing changed that anything reads: no finding is possible, only bookkeeping, which waits for the
+            // next call into Python (see catchUp).
+            for (int i = 0; i < 9; i++) {
+                pendingFacts.add(arguments[i]);
+            }
+            return List.of();
+        }
+        catchUp();
         int a = 9;
         for (RowChange rowChange : step.changes()) {
             Integer table = tableIndex.get(rowChange.table());
@@ -246,18 +264,17 @@ public final class ScriptEvaluator implements AutoCloseable {
                 }
             }
         }
-        if (!newSymbols.isEmpty()) {
-            intern.execute(newSymbols.toArray());
-            newSymbols.clear();
-        }
+        internNewSymbols();
         Value function = stepFunction;
         Object[] callArguments = arguments;
         List<Finding> findings = new ArrayList<>();
         while (true) {
             try {
-                Value result = guarded(function, callArguments);
+                Value returned = guarded(function, callArguments);
                 function = evaluate;
                 callArguments = new Object[0];
+                Value result = returned.getArrayElement(0);
+                eventRead = returned.getArrayElement(1).asBoolean();
                 for (long i = 0; i < result.getArraySize(); i++) {
                     Value f = result.getArrayElement(i);
                     int index = f.getArrayElement(0).asInt();
@@ -289,6 +306,24 @@ public final class ScriptEvaluator implements AutoCloseable {
         }
     }
 
+    private void internNewSymbols() {
+        if (!newSymbols.isEmpty()) {
+            intern.execute(newSymbols.toArray());
+            newSymbols.clear();
+        }
+    }
+
+    /** Hands Python the bookkeeping of the events that skipped it, before anything else runs there. */
+    private void catchUp() {
+        if (pendingFacts.isEmpty()) {
+            return;
+        }
+        internNewSymbols();
+        Object[] facts = pendingFacts.toArray();
+        pendingFacts.clear();
+        guarded(catchUpFunction, facts);
+    }
+
     private int symbol(String value) {
         Integer index = symbols.get(value);
         if (index == null) {
@@ -314,6 +349,7 @@ public final class ScriptEvaluator implements AutoCloseable {
             return Map.of();
         }
         try {
+            catchUp();
             Map<String, Object> out = new LinkedHashMap<>();
             if (fromPython(guarded(aux, index)) instanceof Map<?, ?> values) {
                 values.forEach((k, v) -> out.put(String.valueOf(k), v));

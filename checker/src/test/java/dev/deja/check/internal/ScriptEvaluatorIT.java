@@ -191,6 +191,28 @@ class ScriptEvaluatorIT {
     }
 
     @Test
+    void eventsThatChangeNothingRead_skipPython_butAuxSeesTheirBookkeeping() {
+        try (ScriptEvaluator evaluator = load("""
+                def seen():
+                    return (stats.events(), stats.messages("Begin"), now("n1"))
+                @eventually(aux=[seen])
+                def two_agents():
+                    return len(Agent) == 2
+                """)) {
+            assertThat(evaluator.evaluate(step(0, N1, upsert(RowChange.Kind.INSERT, N1, 1, 1L, "a"))))
+                    .extracting(Finding::status).containsExactly(Finding.Status.TURNED_FALSE);
+            for (long position = 1; position <= 3; position++) {
+                assertThat(evaluator.evaluate(step(position, N1))).isEmpty();
+            }
+            assertThat(evaluator.evaluationCounts()).containsEntry("two_agents", 1L);
+            // Computed after the skipped events' bookkeeping: four events, four Begin messages, n1's clock at 3.
+            assertThat(evaluator.aux("two_agents")).containsEntry("seen", List.of(4L, 4L, 1003L));
+            assertThat(evaluator.evaluate(step(4, N1, upsert(RowChange.Kind.INSERT, N1, 2, 1L, "b"))))
+                    .extracting(Finding::status).containsExactly(Finding.Status.TURNED_TRUE);
+        }
+    }
+
+    @Test
     void nextCheck_reusesTheContextOfACleanOne_withoutAnythingTheEarlierScriptLeft() {
         try (ScriptEvaluator first = load("""
                 import builtins, json
