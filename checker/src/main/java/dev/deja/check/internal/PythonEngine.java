@@ -23,17 +23,24 @@ public final class PythonEngine {
     /** The shared engine, created on first use. */
     public static synchronized Engine get() {
         if (engine == null) {
-            engine = Engine.newBuilder("python")
-                    .option("engine.WarnInterpreterOnly", "false")
-                    // Compile sooner and with less effort: a check is short and its predicates small, so warming up
-                    // matters more than peak speed (a 57,813-event Paxos check, 2nd to 4th in one process:
-                    // 9.7, 3.6, 2.4 s in the default mode, 5.1, 2.0, 1.6 s in this one).
-                    .option("engine.Mode", "latency")
-                    .out(OutputStream.nullOutputStream())
-                    .err(OutputStream.nullOutputStream())
-                    .build();
+            try {
+                // Compile sooner and with less effort: a check is short and its predicates small, so warming up
+                // matters more than peak speed (a 57,813-event Paxos check, 2nd to 4th in one process:
+                // 9.7, 3.6, 2.4 s in the default mode, 5.1, 2.0, 1.6 s in this one).
+                engine = builder().option("engine.Mode", "latency").build();
+            } catch (IllegalArgumentException e) {
+                // An engine without the JIT compiler has no compilation modes; it only interprets.
+                engine = builder().build();
+            }
         }
         return engine;
+    }
+
+    private static Engine.Builder builder() {
+        return Engine.newBuilder("python")
+                .option("engine.WarnInterpreterOnly", "false")
+                .out(OutputStream.nullOutputStream())
+                .err(OutputStream.nullOutputStream());
     }
 
     /** Whether runtime compilation is available ({@code "Interpreted"} is the name of the JIT-less engine). */
