@@ -8,7 +8,7 @@ something it read (a table, another derived value, the event built-ins) changed.
 
 if __name__ == "__main__":
     # The checker evaluates this file once as the main module only to take its compiled code, which it then runs
-    # as the module "deja" (see _install_module). Code evaluated from the same source is shared by every check of
+    # as the module "deja" (the installer in ReusableContext). Code evaluated from the same source is shared by every check of
     # the process, so a re-check starts with the JIT-compiled code of earlier checks instead of the interpreter.
     __deja_code__ = __import__("sys")._getframe(0).f_code
 
@@ -454,10 +454,9 @@ def _intern(*strings):
 def _step(position, node, incarnation, seq, lamport, clock, type_, message_type, sender, *changes):
     """One event: its facts (node, types and sender as _symbols indexes, -1 for none), then its row changes
     flattened as (table, kind, node, oid, values...) with kind and node as _symbols indexes, then the evaluation;
-    returns the findings of _evaluate."""
+    returns what _evaluate returns."""
+    _begin_encoded(position, node, incarnation, seq, lamport, clock, type_, message_type, sender)
     symbols = _symbols
-    _begin(position, symbols[node], incarnation, seq, lamport, clock, symbols[type_],
-           symbols[message_type] if message_type >= 0 else None, symbols[sender] if sender >= 0 else None)
     tables = _state.tables
     i = 0
     n = len(changes)
@@ -474,6 +473,13 @@ def _step(position, node, incarnation, seq, lamport, clock, type_, message_type,
             i += 4 + width
         _state.table_changes[t.name] = step
     return _evaluate()
+
+
+def _begin_encoded(position, node, incarnation, seq, lamport, clock, type_, message_type, sender):
+    """_begin with node, types and sender as _symbols indexes (-1 for none), as the checker sends them."""
+    symbols = _symbols
+    _begin(position, symbols[node], incarnation, seq, lamport, clock, symbols[type_],
+           symbols[message_type] if message_type >= 0 else None, symbols[sender] if sender >= 0 else None)
 
 
 def _begin(position, node, incarnation, seq, lamport, clock, type_, message_type, sender):
@@ -568,13 +574,8 @@ def _evaluate():
 def _catch_up(*facts):
     """Events that changed no row while nothing read the event built-ins, 9 facts each as for _step: only their
     bookkeeping (step count, clocks, message times) is done, since no result can depend on them."""
-    symbols = _symbols
     for i in range(0, len(facts), 9):
-        message_type = facts[i + 7]
-        sender = facts[i + 8]
-        _begin(facts[i], symbols[facts[i + 1]], facts[i + 2], facts[i + 3], facts[i + 4], facts[i + 5],
-               symbols[facts[i + 6]], symbols[message_type] if message_type >= 0 else None,
-               symbols[sender] if sender >= 0 else None)
+        _begin_encoded(*facts[i:i + 9])
 
 
 def _finding(finding):

@@ -116,14 +116,8 @@ public final class BackgroundAppender implements AutoCloseable {
 
     private void rethrowFailure() {
         Throwable e = failure;
-        if (e instanceof RuntimeException runtime) {
-            throw runtime;
-        }
-        if (e instanceof Error error) {
-            throw error;
-        }
         if (e != null) {
-            throw new IllegalStateException(e.getMessage(), e);
+            throw StepPipeline.rethrowable(e);
         }
     }
 }

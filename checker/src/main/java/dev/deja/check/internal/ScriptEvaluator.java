@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.graalvm.polyglot.Context;
@@ -66,7 +67,7 @@ public final class ScriptEvaluator implements AutoCloseable {
     // read the event built-ins: handed over in bulk before the next call (catchUp).
     private final List<Object> pendingFacts = new ArrayList<>();
     /** The event types whose step starts an incarnation, which the built-in nodes table reflects. */
-    private static final java.util.Set<String> STARTS_INCARNATION = java.util.Set.of("start", "crash");
+    private static final Set<String> STARTS_INCARNATION = Set.of("start", "crash");
     // The index of each string in the Python side's symbol list; new ones are sent before the step that uses them.
     private final Map<String, Integer> symbols = new HashMap<>();
     private final List<String> newSymbols = new ArrayList<>();
@@ -172,9 +173,6 @@ public final class ScriptEvaluator implements AutoCloseable {
 
     /** "file:line:column: SyntaxError: message" for a script that does not parse. */
     private static String syntaxError(PolyglotException e, String fileName) {
-        if (!e.isSyntaxError()) {
-            return fileName + ": " + e.getMessage();
-        }
         String where = fileName;
         if (e.getSourceLocation() != null) {
             where += ":" + e.getSourceLocation().getStartLine();

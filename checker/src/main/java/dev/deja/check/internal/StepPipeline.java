@@ -99,7 +99,8 @@ public final class StepPipeline {
         }
     }
 
-    private static RuntimeException rethrowable(Throwable failure) {
+    /** {@code failure} as is when unchecked (an Error is thrown here), else wrapped. */
+    static RuntimeException rethrowable(Throwable failure) {
         if (failure instanceof RuntimeException runtime) {
             return runtime;
         }
