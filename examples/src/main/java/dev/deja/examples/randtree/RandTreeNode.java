@@ -328,13 +328,18 @@ public final class RandTreeNode implements Node {
     }
 
     private void startJoining(Env env, NodeId target) {
+        enterJoining(target);
+        sendJoin(env);
+    }
+
+    /** Leaves the tree position this node had, to join under {@code target} from its first try. */
+    private void enterJoining(NodeId target) {
         state = JoinState.JOINING;
         givingUpRoot = false;
         parent = null;
         siblings.clear();
         joinTarget = target;
         joinTries = 0;
-        sendJoin(env);
     }
 
     private void sendJoin(Env env) {
@@ -645,13 +650,8 @@ public final class RandTreeNode implements Node {
      * placed, this node is the root its subtree hears of.
      */
     private void joinWithSubtree(Env env, NodeId sibling) {
-        state = JoinState.JOINING;
-        givingUpRoot = false;
-        parent = null;
+        enterJoining(sibling);
         root = self;
-        siblings.clear();
-        joinTarget = sibling;
-        joinTries = 0;
         sendJoin(env);
     }
 
@@ -663,12 +663,7 @@ public final class RandTreeNode implements Node {
         if (target.equals(self)) {
             target = firstTarget();
         }
-        state = JoinState.JOINING;
-        givingUpRoot = false;
-        parent = null;
-        siblings.clear();
-        joinTarget = target;
-        joinTries = 0;
+        enterJoining(target);
         cancelJoinTimer(env);
         for (NodeId child : children) {
             env.send(child, new Rejoin(target));
