@@ -14,8 +14,13 @@ import dev.deja.check.TableSchema;
 import dev.deja.check.Violation;
 import dev.deja.node.NodeId;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -44,11 +49,17 @@ import java.util.function.Consumer;
  *   <li>view {@code T}: the rows current at the end of the trace.</li>
  *   <li>{@code events(position, node, incarnation, seq, lamport, at_millis, type, message_type, from_node)}.</li>
  *   <li>{@code violations(position, predicate, kind, status, node, lamport, end_position, aux, message)}.</li>
- *   <li>{@code deja_changes}, {@code deja_meta}: the exact changes in order (for re-checking without replay) and
- *       the table declarations the history was extracted with.</li>
+ *   <li>{@code deja_steps}, {@code deja_meta}: the exact steps in order, as JSON, a chunk of up to
+ *       {@value #COMMIT_EVERY} steps per row (for re-checking without replay), and the table declarations the
+ *       history was extracted with.</li>
  * </ul>
- * Writes are batched and committed every {@value #COMMIT_EVERY} steps. Confined to one thread. The database
- * is embedded only: no server or console is ever started.
+ *
+ * <p>Writing is built for speed, since it runs alongside every check: a fresh check starts a new database file
+ * (dropping tables would leave the old pages in the file, and compacting it costs more than the check), a row
+ * version is inserted once, complete with its {@code valid_to}, when the next change of its row ends it (or
+ * when the check ends, still current), and steps are stored a chunk per row. Writes are batched and committed
+ * every {@value #COMMIT_EVERY} steps. Confined to one thread. The database is embedded only: no server or
+ * console is ever started.
  */
 public final class H2StateHistory implements StateHistory {
     /** Whether this history may be written. */
@@ -58,24 +69,30 @@ public final class H2StateHistory implements StateHistory {
     public static final String DIRECTORY = "check";
     /** Database name inside {@link #DIRECTORY}; H2 adds {@code .mv.db}. */
     public static final String NAME = "history";
-    static final int FORMAT = 1;
+    static final int FORMAT = 2;
     private static final int COMMIT_EVERY = 2_000;
     private static final ObjectMapper JSON = JsonMapper.builder().addModule(new Jdk8Module())
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 
     private final Path file;
-    private final Connection connection;
+    private final String url;
+    private Connection connection;
     private final Mode mode;
-    private List<TableSchema> schemas = List.of();
+    // Written by another version of Deja: never reused, replaced by the next check.
+    private boolean otherFormat;
     private final Map<String, TableWriter> writers = new LinkedHashMap<>();
     private PreparedStatement insertEvent;
-    private PreparedStatement insertChange;
+    private PreparedStatement insertChunk;
+    private final StepChunk chunk = new StepChunk();
     private final List<Violation> pendingViolations = new ArrayList<>();
+    // Between beginCheck and finishCheck: rows still current are written when the check ends either way.
+    private boolean checking;
     private long pendingSteps;
     private long nextVersionId;
 
-    private H2StateHistory(Path file, Connection connection, Mode mode) {
+    private H2StateHistory(Path file, String url, Connection connection, Mode mode) {
         this.file = file;
+        this.url = url;
         this.connection = connection;
         this.mode = mode;
     }
@@ -105,18 +122,31 @@ public final class H2StateHistory implements StateHistory {
             if (mode == Mode.READ_WRITE) {
                 Files.createDirectories(directory);
             }
-            String url = "jdbc:h2:file:" + base + ";DB_CLOSE_ON_EXIT=FALSE;AUTO_SERVER=FALSE;TRACE_LEVEL_FILE=0;DATABASE_TO_UPPER=FALSE;CASE_INSENSITIVE_IDENTIFIERS=TRUE"
+            // No compaction when closing: it rewrote the whole file and cost more than writing it (a fresh check
+            // starts a new file instead, see beginCheck).
+            String url = "jdbc:h2:file:" + base + ";DB_CLOSE_ON_EXIT=FALSE;AUTO_SERVER=FALSE;TRACE_LEVEL_FILE=0"
+                    + ";DATABASE_TO_UPPER=FALSE;CASE_INSENSITIVE_IDENTIFIERS=TRUE;MAX_COMPACT_TIME=0;ANALYZE_AUTO=0"
                     + (mode == Mode.READ_ONLY ? ";ACCESS_MODE_DATA=r" : "");
-            Connection connection = DriverManager.getConnection(url, "deja", "");
-            connection.setAutoCommit(false);
-            H2StateHistory history = new H2StateHistory(file, connection, mode);
-            history.checkFormat();
+            H2StateHistory history = new H2StateHistory(file, url, connect(url), mode);
+            try {
+                history.checkFormat();
+            } catch (RuntimeException | SQLException e) {
+                // Refused: the database must not stay open in this process.
+                history.connection.close();
+                throw e;
+            }
             return history;
         } catch (SQLException e) {
             throw translate(e, file);
         } catch (IOException e) {
             throw new CheckDatabaseException("cannot create " + directory + ": " + e.getMessage(), e);
         }
+    }
+
+    private static Connection connect(String url) throws SQLException {
+        Connection connection = DriverManager.getConnection(url, "deja", "");
+        connection.setAutoCommit(false);
+        return connection;
     }
 
     /** The JDBC connection, for read-only queries ({@code deja sql}). */
@@ -135,14 +165,65 @@ public final class H2StateHistory implements StateHistory {
         }
         String format = meta("format").orElse("?");
         if (!format.equals(Integer.toString(FORMAT))) {
-            throw new CheckDatabaseException(file + " was written by another version of Deja (format " + format
-                    + ", this one reads " + FORMAT + "); delete " + file.getParent() + " and check again");
+            if (mode == Mode.READ_ONLY) {
+                throw new CheckDatabaseException(file + " was written by another version of Deja (format " + format
+                        + ", this one reads " + FORMAT + "); run 'deja check' on the trace again to rebuild it");
+            }
+            // Only ever rebuilt: the next check replaces it as a whole.
+            otherFormat = true;
         }
+    }
+
+    /**
+     * Replaces the database file with an empty one, when no other connection (of this process or another) has it
+     * open, which the file lock shows; otherwise the caller drops the tables instead.
+     */
+    private boolean startNewFile() throws SQLException, IOException {
+        connection.close();
+        boolean replaced = false;
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            FileLock lock = null;
+            try {
+                lock = channel.tryLock();
+            } catch (OverlappingFileLockException inThisProcess) {
+                // Another connection of this process still has the database open.
+            }
+            if (lock != null) {
+                Files.delete(file);
+                replaced = true;
+                lock.release();
+            }
+        } catch (NoSuchFileException gone) {
+            replaced = true;
+        }
+        connection = connect(url);
+        return replaced;
     }
 
     @Override
     public void beginCheck(List<TableSchema> newSchemas) {
         requireWritable();
+        try {
+            if (!startNewFile()) {
+                dropEverything();
+            }
+        } catch (SQLException | IOException e) {
+            throw new CheckDatabaseException("cannot start a new history in " + file + ": " + e.getMessage(), e);
+        }
+        otherFormat = false;
+        try (Statement statement = connection.createStatement()) {
+            createTables(newSchemas, statement);
+        } catch (SQLException | JsonProcessingException e) {
+            throw failure("start the history", e);
+        }
+        chunk.clear();
+        pendingViolations.clear();
+        pendingSteps = 0;
+        nextVersionId = 1;
+        checking = true;
+    }
+
+    private void dropEverything() throws SQLException {
         try (Statement statement = connection.createStatement()) {
             for (String table : existingTables()) {
                 statement.execute("DROP TABLE IF EXISTS " + quote(table) + " CASCADE");
@@ -150,11 +231,15 @@ public final class H2StateHistory implements StateHistory {
             for (String view : existingViews()) {
                 statement.execute("DROP VIEW IF EXISTS " + quote(view));
             }
+        }
+    }
+
+    private void createTables(List<TableSchema> newSchemas, Statement statement) throws SQLException, JsonProcessingException {
             statement.execute("CREATE TABLE deja_meta(meta_key VARCHAR PRIMARY KEY, meta_value VARCHAR)");
             statement.execute("CREATE TABLE events(position BIGINT PRIMARY KEY, node VARCHAR NOT NULL, incarnation INT,"
                     + " seq BIGINT, lamport BIGINT, at_millis BIGINT, type VARCHAR, message_type VARCHAR, from_node VARCHAR)");
-            statement.execute("CREATE TABLE deja_changes(position BIGINT, ordinal INT, table_name VARCHAR, kind VARCHAR,"
-                    + " node VARCHAR, oid BIGINT, \"VALUES\" VARCHAR, PRIMARY KEY(position, ordinal))");
+            statement.execute("CREATE TABLE deja_steps(first_position BIGINT PRIMARY KEY, last_position BIGINT NOT NULL,"
+                    + " steps CHARACTER LARGE OBJECT NOT NULL)");
             statement.execute("CREATE TABLE violations(id INT AUTO_INCREMENT PRIMARY KEY, position BIGINT, predicate VARCHAR,"
                     + " kind VARCHAR, status VARCHAR, node VARCHAR, lamport BIGINT, end_position BIGINT, aux VARCHAR,"
                     + " message VARCHAR, violation_json VARCHAR)");
@@ -166,15 +251,8 @@ public final class H2StateHistory implements StateHistory {
             putMeta("schemas", JSON.writeValueAsString(newSchemas));
             putMeta("complete", "false");
             insertEvent = connection.prepareStatement("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
-            insertChange = connection.prepareStatement("INSERT INTO deja_changes VALUES (?, ?, ?, ?, ?, ?, ?)");
+            insertChunk = connection.prepareStatement("INSERT INTO deja_steps VALUES (?, ?, ?)");
             connection.commit();
-        } catch (SQLException | JsonProcessingException e) {
-            throw failure("start the history", e);
-        }
-        schemas = List.copyOf(newSchemas);
-        pendingViolations.clear();
-        pendingSteps = 0;
-        nextVersionId = 1;
     }
 
     @Override
@@ -192,38 +270,45 @@ public final class H2StateHistory implements StateHistory {
             insertEvent.setString(8, event.messageType().orElse(null));
             insertEvent.setString(9, event.from().map(NodeId::value).orElse(null));
             insertEvent.addBatch();
-            int ordinal = 0;
             for (RowChange change : step.changes()) {
                 TableWriter writer = writers.get(change.table());
                 if (writer == null) {
                     throw new IllegalArgumentException("a change to table " + change.table()
                             + ", which the script did not declare");
                 }
-                insertChange.setLong(1, event.position());
-                insertChange.setInt(2, ordinal++);
-                insertChange.setString(3, change.table());
-                insertChange.setString(4, change.kind().name());
-                insertChange.setString(5, change.node().value());
-                insertChange.setLong(6, change.oid());
-                insertChange.setString(7, change.kind() == RowChange.Kind.DELETE ? null : JSON.writeValueAsString(change.values()));
-                insertChange.addBatch();
                 writer.apply(event.position(), change);
             }
+            chunk.add(step);
             if (++pendingSteps % COMMIT_EVERY == 0) {
                 flush();
             }
-        } catch (SQLException | JsonProcessingException e) {
+        } catch (SQLException | IOException e) {
             throw failure("store the state after event " + event.position(), e);
         }
     }
 
-    private void flush() throws SQLException {
+    private void flush() throws SQLException, IOException {
         insertEvent.executeBatch();
-        insertChange.executeBatch();
+        if (!chunk.isEmpty()) {
+            insertChunk.setLong(1, chunk.firstPosition());
+            insertChunk.setLong(2, chunk.lastPosition());
+            insertChunk.setString(3, chunk.finish());
+            insertChunk.executeUpdate();
+            chunk.clear();
+        }
         for (TableWriter writer : writers.values()) {
             writer.flush();
         }
         connection.commit();
+    }
+
+    /** Writes the versions still current (their valid_to stays NULL) and everything batched. */
+    private void endCheck() throws SQLException, IOException {
+        for (TableWriter writer : writers.values()) {
+            writer.writeCurrent();
+        }
+        flush();
+        checking = false;
     }
 
     @Override
@@ -236,7 +321,7 @@ public final class H2StateHistory implements StateHistory {
     public void finishCheck() {
         requireWritable();
         try {
-            flush();
+            endCheck();
             try (PreparedStatement insert = connection.prepareStatement("INSERT INTO violations(position, predicate, kind,"
                     + " status, node, lamport, end_position, aux, message, violation_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 for (Violation violation : pendingViolations) {
@@ -260,7 +345,7 @@ public final class H2StateHistory implements StateHistory {
             }
             putMeta("complete", "true");
             connection.commit();
-        } catch (SQLException | JsonProcessingException e) {
+        } catch (SQLException | IOException e) {
             throw failure("finish the history", e);
         }
     }
@@ -268,7 +353,7 @@ public final class H2StateHistory implements StateHistory {
     @Override
     public boolean hasCompleteHistory(List<TableSchema> wanted) {
         try {
-            if (!tableExists("DEJA_META") || !meta("complete").orElse("false").equals("true")) {
+            if (otherFormat || !tableExists("DEJA_META") || !meta("complete").orElse("false").equals("true")) {
                 return false;
             }
             List<TableSchema> stored = JSON.readValue(meta("schemas").orElse("[]"), new TypeReference<>() { });
@@ -281,34 +366,18 @@ public final class H2StateHistory implements StateHistory {
     @Override
     public long replayHistory(long fromPosition, Consumer<StateStep> consumer) {
         long count = 0;
-        try (PreparedStatement events = connection.prepareStatement(
-                "SELECT position, node, incarnation, seq, lamport, at_millis, type, message_type, from_node FROM events"
-                        + " WHERE position >= ? ORDER BY position");
-             PreparedStatement changes = connection.prepareStatement(
-                     "SELECT position, table_name, kind, node, oid, \"VALUES\" FROM deja_changes WHERE position >= ?"
-                             + " ORDER BY position, ordinal")) {
-            events.setLong(1, fromPosition);
-            changes.setLong(1, fromPosition);
-            events.setFetchSize(5_000);
-            changes.setFetchSize(5_000);
-            try (ResultSet eventRows = events.executeQuery(); ResultSet changeRows = changes.executeQuery()) {
-                boolean changeAvailable = changeRows.next();
-                while (eventRows.next()) {
-                    long position = eventRows.getLong(1);
-                    CheckedEvent event = new CheckedEvent(position, new NodeId(eventRows.getString(2)), eventRows.getInt(3),
-                            eventRows.getLong(4), eventRows.getLong(5), eventRows.getLong(6), eventRows.getString(7),
-                            Optional.ofNullable(eventRows.getString(8)),
-                            Optional.ofNullable(eventRows.getString(9)).map(NodeId::new));
-                    List<RowChange> stepChanges = new ArrayList<>();
-                    while (changeAvailable && changeRows.getLong(1) == position) {
-                        String values = changeRows.getString(6);
-                        stepChanges.add(new RowChange(changeRows.getString(2), RowChange.Kind.valueOf(changeRows.getString(3)),
-                                new NodeId(changeRows.getString(4)), changeRows.getLong(5),
-                                values == null ? Map.of() : JsonValues.read(values)));
-                        changeAvailable = changeRows.next();
+        try (PreparedStatement chunks = connection.prepareStatement(
+                "SELECT steps FROM deja_steps WHERE last_position >= ? ORDER BY first_position")) {
+            chunks.setLong(1, fromPosition);
+            chunks.setFetchSize(16);
+            try (ResultSet rows = chunks.executeQuery()) {
+                while (rows.next()) {
+                    for (StateStep step : StepChunk.read(rows.getString(1))) {
+                        if (step.event().position() >= fromPosition) {
+                            consumer.accept(step);
+                            count++;
+                        }
                     }
-                    consumer.accept(new StateStep(event, stepChanges));
-                    count++;
                 }
             }
         } catch (SQLException e) {
@@ -320,7 +389,7 @@ public final class H2StateHistory implements StateHistory {
     @Override
     public Optional<List<Violation>> lastViolations() {
         try {
-            if (!tableExists("DEJA_META") || !meta("complete").orElse("false").equals("true")) {
+            if (otherFormat || !tableExists("DEJA_META") || !meta("complete").orElse("false").equals("true")) {
                 return Optional.empty();
             }
             List<Violation> out = new ArrayList<>();
@@ -340,10 +409,14 @@ public final class H2StateHistory implements StateHistory {
     public void close() {
         try {
             if (mode == Mode.READ_WRITE && !connection.isClosed()) {
+                if (checking) {
+                    // A check that stopped early (--to, --limit) or failed keeps every step it stored.
+                    endCheck();
+                }
                 connection.commit();
             }
             connection.close();
-        } catch (SQLException e) {
+        } catch (SQLException | IOException e) {
             throw failure("close the database", e);
         }
     }
@@ -438,12 +511,18 @@ public final class H2StateHistory implements StateHistory {
         }
     }
 
-    /** Keeps one declared table's {@code _history} table: new versions inserted, old ones closed. */
+    /** Keeps one declared table's {@code _history} table: a version is inserted once its row changes again. */
     private final class TableWriter {
         private final TableSchema schema;
         private final PreparedStatement insert;
-        private final PreparedStatement close;
-        private final Map<String, Long> currentVersion = new HashMap<>();
+        /** The current version of each live row, not yet inserted. */
+        private final Map<RowKey, Version> current = new HashMap<>();
+
+        private record RowKey(NodeId node, long oid) {
+        }
+
+        private record Version(long id, long validFrom, RowChange change) {
+        }
 
         TableWriter(TableSchema schema, Statement statement) throws SQLException {
             this.schema = schema;
@@ -466,37 +545,48 @@ public final class H2StateHistory implements StateHistory {
             statement.execute("CREATE INDEX " + quote(schema.name() + "_history_from") + " ON " + history + "(valid_from)");
             statement.execute("CREATE VIEW " + quote(schema.name()) + " AS SELECT node, oid" + viewColumns + " FROM "
                     + history + " WHERE valid_to IS NULL");
-            insert = connection.prepareStatement("INSERT INTO " + history + " VALUES (?, ?, ?, ?, NULL" + marks + ")");
-            close = connection.prepareStatement("UPDATE " + history + " SET valid_to = ? WHERE version_id = ?");
+            insert = connection.prepareStatement("INSERT INTO " + history + " VALUES (?, ?, ?, ?, ?" + marks + ")");
         }
 
         void apply(long position, RowChange change) throws SQLException {
-            String key = change.node().value() + "#" + change.oid();
-            Long previous = change.kind() == RowChange.Kind.INSERT ? currentVersion.remove(key) : currentVersion.remove(key);
+            RowKey key = new RowKey(change.node(), change.oid());
+            Version previous = current.remove(key);
             if (previous != null) {
-                close.setLong(1, position);
-                close.setLong(2, previous);
-                close.addBatch();
+                insert(previous, position);
             }
-            if (change.kind() == RowChange.Kind.DELETE) {
-                return;
+            if (change.kind() != RowChange.Kind.DELETE) {
+                current.put(key, new Version(nextVersionId++, position, change));
             }
-            long version = nextVersionId++;
-            insert.setLong(1, version);
+        }
+
+        /** Inserts the versions still current at the end of the check, with no valid_to. */
+        void writeCurrent() throws SQLException {
+            for (Version version : current.values()) {
+                insert(version, null);
+            }
+            current.clear();
+        }
+
+        private void insert(Version version, Long validTo) throws SQLException {
+            RowChange change = version.change();
+            insert.setLong(1, version.id());
             insert.setString(2, change.node().value());
             insert.setLong(3, change.oid());
-            insert.setLong(4, position);
-            int index = 5;
+            insert.setLong(4, version.validFrom());
+            if (validTo == null) {
+                insert.setNull(5, Types.BIGINT);
+            } else {
+                insert.setLong(5, validTo);
+            }
+            int index = 6;
             for (String column : schema.columns()) {
                 insert.setString(index++, readable(change.values().get(column)));
             }
             insert.addBatch();
-            currentVersion.put(key, version);
         }
 
         void flush() throws SQLException {
             insert.executeBatch();
-            close.executeBatch();
         }
     }
 }

@@ -1,10 +1,6 @@
 package dev.deja.check.store;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -17,24 +13,11 @@ import java.util.Map;
  * integral numbers as {@link Long}, others as {@link Double}, lists and insertion-ordered maps unmodifiable.
  */
 final class JsonValues {
-    private static final ObjectMapper JSON = JsonMapper.builder().enable(DeserializationFeature.USE_LONG_FOR_INTS).build();
-
     private JsonValues() {
     }
 
-    /** A stored row's column map. */
-    static Map<String, Object> read(String json) {
-        try {
-            JsonNode tree = JSON.readTree(json);
-            @SuppressWarnings("unchecked")
-            Map<String, Object> values = (Map<String, Object>) convert(tree);
-            return values;
-        } catch (JsonProcessingException e) {
-            throw new CheckDatabaseException("a stored row is not valid JSON: " + e.getOriginalMessage(), e);
-        }
-    }
-
-    private static Object convert(JsonNode node) {
+    /** A stored value, parsed already. */
+    static Object convert(JsonNode node) {
         if (node == null || node.isNull()) {
             return null;
         }

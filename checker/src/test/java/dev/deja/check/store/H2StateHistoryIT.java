@@ -138,6 +138,104 @@ class H2StateHistoryIT {
         }
         assertThat(QueryResult.query(trace, "SELECT COUNT(*) FROM agent").rows())
                 .as("current rows, seed %d", seed).containsExactly(List.of(Integer.toString(live.size())));
+        // Every version's validity: the rows as of a position are the rows the steps up to it left.
+        Map<Long, Map<String, Object>> rows = new LinkedHashMap<>();
+        int next = 0;
+        for (long position : new long[] {0, 1, 17, 500, 1499, 2998, 2999}) {
+            for (; next <= position; next++) {
+                for (RowChange change : steps.get(next).changes()) {
+                    if (change.kind() == RowChange.Kind.DELETE) {
+                        rows.remove(change.oid());
+                    } else {
+                        rows.put(change.oid(), change.values());
+                    }
+                }
+            }
+            List<List<String>> expected = rows.entrySet().stream().sorted(Map.Entry.comparingByKey())
+                    .map(e -> Arrays.asList(Long.toString(e.getKey()), H2StateHistory.readable(e.getValue().get("round")),
+                            H2StateHistory.readable(e.getValue().get("value")))).toList();
+            assertThat(QueryResult.query(trace, ("SELECT oid, round, \"value\" FROM agent_history WHERE valid_from <= %d"
+                    + " AND (valid_to IS NULL OR valid_to > %d) ORDER BY oid").formatted(position, position)).rows())
+                    .as("rows as of %d, seed %d", position, seed).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void anUnfinishedCheck_keepsTheRowsOfEveryStepItStored() {
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+            history.beginCheck(SCHEMAS);
+            sampleSteps().subList(0, 4).forEach(history::append);
+        }
+        assertThat(QueryResult.query(trace, "SELECT node, round, \"value\" FROM agent ORDER BY node").rows())
+                .containsExactly(Arrays.asList("n1", "5", "v-n1"), Arrays.asList("n2", "0", null));
+        assertThat(QueryResult.query(trace, "SELECT COUNT(*) FROM events").rows()).containsExactly(List.of("4"));
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_ONLY)) {
+            assertThat(history.hasCompleteHistory(SCHEMAS)).isFalse();
+        }
+    }
+
+    @Test
+    void repeatedChecks_startANewFileEachTime_soItDoesNotGrow() throws Exception {
+        List<StateStep> steps = new ArrayList<>();
+        for (long position = 0; position < 20_000; position++) {
+            steps.add(new StateStep(event(position, N1), List.of(new RowChange("Agent", RowChange.Kind.UPDATE, N1,
+                    position % 50, agent(position, "value " + position)))));
+        }
+        List<Long> sizes = new ArrayList<>();
+        for (int check = 0; check < 4; check++) {
+            try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+                history.beginCheck(SCHEMAS);
+                steps.forEach(history::append);
+                history.finishCheck();
+            }
+            sizes.add(java.nio.file.Files.size(H2StateHistory.databaseFile(trace)));
+        }
+        // Dropping the tables instead left the old pages in the file: it grew with every check.
+        assertThat(sizes).as("file sizes").allSatisfy(size -> assertThat(size).isLessThan(sizes.getFirst() * 5 / 4));
+    }
+
+    @Test
+    void aCheckWhileAnotherConnectionIsOpen_replacesTheTablesInTheSameFile() {
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+            history.beginCheck(SCHEMAS);
+            sampleSteps().forEach(history::append);
+            history.finishCheck();
+            try (H2StateHistory reader = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+                assertThat(reader.hasCompleteHistory(SCHEMAS)).isTrue();
+                history.beginCheck(SCHEMAS);
+                history.append(sampleSteps().getFirst());
+                history.finishCheck();
+                List<StateStep> back = new ArrayList<>();
+                reader.replayHistory(0, back::add);
+                assertThat(back).containsExactly(sampleSteps().getFirst());
+            }
+        }
+    }
+
+    @Test
+    void aHistoryOfAnotherFormat_isRefusedReadOnly_andRebuiltByTheNextCheck() throws Exception {
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+            history.beginCheck(SCHEMAS);
+            sampleSteps().forEach(history::append);
+            history.finishCheck();
+            try (java.sql.Statement statement = history.connection().createStatement()) {
+                statement.execute("UPDATE deja_meta SET meta_value = '1' WHERE meta_key = 'format'");
+            }
+        }
+        assertThatThrownBy(() -> H2StateHistory.open(trace, H2StateHistory.Mode.READ_ONLY))
+                .isInstanceOf(CheckDatabaseException.class)
+                .hasMessageContaining("written by another version of Deja (format 1, this one reads " + H2StateHistory.FORMAT)
+                .hasMessageContaining("run 'deja check'");
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+            assertThat(history.hasCompleteHistory(SCHEMAS)).as("never reused").isFalse();
+            assertThat(history.lastViolations()).isEmpty();
+            history.beginCheck(SCHEMAS);
+            sampleSteps().forEach(history::append);
+            history.finishCheck();
+        }
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_ONLY)) {
+            assertThat(history.hasCompleteHistory(SCHEMAS)).isTrue();
+        }
     }
 
     private static Object randomValue(SplittableRandom random) {
