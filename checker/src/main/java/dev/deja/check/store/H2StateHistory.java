@@ -239,7 +239,7 @@ public final class H2StateHistory implements StateHistory {
             statement.execute("CREATE TABLE events(position BIGINT PRIMARY KEY, node VARCHAR NOT NULL, incarnation INT,"
                     + " seq BIGINT, lamport BIGINT, at_millis BIGINT, type VARCHAR, message_type VARCHAR, from_node VARCHAR)");
             statement.execute("CREATE TABLE deja_steps(first_position BIGINT PRIMARY KEY, last_position BIGINT NOT NULL,"
-                    + " steps CHARACTER LARGE OBJECT NOT NULL)");
+                    + " steps VARCHAR NOT NULL)");
             statement.execute("CREATE TABLE violations(id INT AUTO_INCREMENT PRIMARY KEY, position BIGINT, predicate VARCHAR,"
                     + " kind VARCHAR, status VARCHAR, node VARCHAR, lamport BIGINT, end_position BIGINT, aux VARCHAR,"
                     + " message VARCHAR, violation_json VARCHAR)");
