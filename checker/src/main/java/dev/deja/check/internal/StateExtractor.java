@@ -4,11 +4,13 @@ import dev.deja.check.RowChange;
 import dev.deja.check.TableSchema;
 import dev.deja.node.Exposed;
 import dev.deja.node.NodeId;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.AccessibleObject;
 import java.lang.reflect.Array;
 import java.lang.reflect.Field;
 import java.lang.reflect.GenericArrayType;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
@@ -16,6 +18,7 @@ import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -46,8 +49,9 @@ public final class StateExtractor {
     private final List<TableSchema> schemas;
     private final List<Class<?>> tableClasses;
     private final Map<Class<?>, ClassPlan> plans = new HashMap<>();
+    private final Map<Class<?>, List<Accessor>> recordComponents = new HashMap<>();
     private final Map<Type, Boolean> mayReachCache = new HashMap<>();
-    private final Map<NodeId, NodeRows> nodes = new HashMap<>();
+    private final Map<NodeId, NodeObjects> nodes = new HashMap<>();
     private long nextOid = 1;
 
     /**
@@ -87,121 +91,205 @@ public final class StateExtractor {
      * live, which deletes all its rows) and returns the changes since the last extraction of that node.
      */
     public List<RowChange> extract(NodeId node, Object root) {
-        NodeRows previous = nodes.computeIfAbsent(node, n -> new NodeRows());
-        NodeRows current = new NodeRows();
+        NodeObjects objects = nodes.computeIfAbsent(node, n -> new NodeObjects());
+        objects.epoch++;
         if (root != null) {
-            walk(root, previous, current);
+            walk(root, objects);
         }
-        List<RowChange> changes = diff(node, previous, current);
-        nodes.put(node, current);
-        return changes;
+        return diff(node, objects);
     }
 
-    private record Row(int table, Map<String, Object> values) {
+    /**
+     * What the extractions of one node know of its objects. The maps and lists are kept from one extraction to the
+     * next and reused, so that an event that changes nothing allocates next to nothing: an object seen at the
+     * current extraction carries its epoch, and whatever the previous extraction saw but this one did not is
+     * dropped at the end (its row deleted, its oid forgotten).
+     */
+    private static final class NodeObjects {
+        final IdentityHashMap<Object, Seen> seen = new IdentityHashMap<>();
+        /** The objects seen at the previous and at this extraction, in the order they were first met. */
+        List<Seen> previousOrder = new ArrayList<>();
+        List<Seen> order = new ArrayList<>();
+        /** The rows of the previous and of this extraction, in walk order. */
+        List<Seen> previousRows = new ArrayList<>();
+        List<Seen> rows = new ArrayList<>();
+        final ArrayDeque<Object> pending = new ArrayDeque<>();
+        long epoch;
     }
 
-    /** The rows of one node at one extraction, and the oids of every object that got one. */
-    private static final class NodeRows {
-        final IdentityHashMap<Object, Long> oids = new IdentityHashMap<>();
-        final LinkedHashMap<Long, Row> rows = new LinkedHashMap<>();
+    /** An object met by the walk or referenced from a column. */
+    private static final class Seen {
+        final Object object;
+        long epoch;
+        /** 0 until the object needs one: as a row, or as a column's reference. */
+        long oid;
+        /** Whether the object was already visited by this extraction's walk. */
+        boolean visited;
+        /** The row's table and normalized column values at the last extraction that saw it, or -1 and null. */
+        int table = -1;
+        Object[] values;
+        /** Set by this extraction's walk: what the row was before it (for the diff). */
+        int tableBefore = -1;
+        Object[] valuesBefore;
+
+        Seen(Object object) {
+            this.object = object;
+        }
     }
 
-    private void walk(Object root, NodeRows previous, NodeRows current) {
-        IdentityHashMap<Object, Boolean> visited = new IdentityHashMap<>();
-        ArrayDeque<Object> pending = new ArrayDeque<>();
+    /** The record of {@code object} for this extraction, created the first time it is met. */
+    private static Seen see(Object object, NodeObjects objects) {
+        Seen seen = objects.seen.get(object);
+        if (seen == null) {
+            seen = new Seen(object);
+            objects.seen.put(object, seen);
+        }
+        if (seen.epoch != objects.epoch) {
+            if (seen.epoch != objects.epoch - 1) {
+                // Not seen at the previous extraction: a new object, or one that came back (a new oid either way).
+                seen.oid = 0;
+                seen.table = -1;
+                seen.values = null;
+            }
+            seen.epoch = objects.epoch;
+            seen.visited = false;
+            seen.tableBefore = seen.table;
+            seen.valuesBefore = seen.values;
+            seen.table = -1;
+            seen.values = null;
+            objects.order.add(seen);
+        }
+        return seen;
+    }
+
+    private void walk(Object root, NodeObjects objects) {
+        ArrayDeque<Object> pending = objects.pending;
         pending.add(root);
-        visited.put(root, Boolean.TRUE);
+        see(root, objects).visited = true;
         while (!pending.isEmpty()) {
             Object object = pending.removeFirst();
             ClassPlan plan = plan(object.getClass());
             if (plan.table >= 0) {
-                long oid = oid(object, previous, current);
-                Map<String, Object> values = new LinkedHashMap<>();
-                for (int c = 0; c < plan.columns.length; c++) {
-                    values.put(plan.columnNames[c], normalize(read(plan.columns[c], object), previous, current));
+                Seen row = see(object, objects);
+                oid(row);
+                Object[] values = new Object[plan.columns.length];
+                for (int c = 0; c < values.length; c++) {
+                    values[c] = normalize(plan.columns[c].read(object), objects);
                 }
-                current.rows.put(oid, new Row(plan.table, Collections.unmodifiableMap(values)));
+                row.table = plan.table;
+                row.values = values;
+                objects.rows.add(row);
             }
-            for (Object child : children(object, plan)) {
-                if (child != null && !isLeaf(child.getClass()) && visited.put(child, Boolean.TRUE) == null) {
-                    pending.addLast(child);
-                }
-            }
-        }
-    }
-
-    private List<Object> children(Object object, ClassPlan plan) {
-        List<Object> children = new ArrayList<>();
-        if (plan.container) {
-            switch (object) {
-                case Map<?, ?> map -> {
-                    for (Map.Entry<?, ?> entry : map.entrySet()) {
-                        children.add(entry.getKey());
-                        children.add(entry.getValue());
+            if (plan.container) {
+                switch (object) {
+                    case Map<?, ?> map -> {
+                        for (Map.Entry<?, ?> entry : map.entrySet()) {
+                            enqueue(entry.getKey(), objects);
+                            enqueue(entry.getValue(), objects);
+                        }
                     }
-                }
-                case Collection<?> collection -> children.addAll(collection);
-                case Optional<?> optional -> optional.ifPresent(children::add);
-                default -> {
-                    if (object.getClass().isArray() && !object.getClass().getComponentType().isPrimitive()) {
-                        int length = Array.getLength(object);
-                        for (int i = 0; i < length; i++) {
-                            children.add(Array.get(object, i));
+                    case Collection<?> collection -> {
+                        for (Object element : collection) {
+                            enqueue(element, objects);
+                        }
+                    }
+                    case Optional<?> optional -> {
+                        if (optional.isPresent()) {
+                            enqueue(optional.get(), objects);
+                        }
+                    }
+                    default -> {
+                        if (object.getClass().isArray() && !object.getClass().getComponentType().isPrimitive()) {
+                            int length = Array.getLength(object);
+                            for (int i = 0; i < length; i++) {
+                                enqueue(Array.get(object, i), objects);
+                            }
                         }
                     }
                 }
-            }
-            return children;
-        }
-        for (Field field : plan.walkFields) {
-            try {
-                children.add(field.get(object));
-            } catch (IllegalAccessException e) {
-                throw new IllegalStateException("cannot read " + field + ": " + e.getMessage(), e);
+            } else {
+                for (Accessor field : plan.walkFields) {
+                    enqueue(field.read(object), objects);
+                }
             }
         }
-        return children;
     }
 
-    private long oid(Object object, NodeRows previous, NodeRows current) {
-        Long oid = current.oids.get(object);
-        if (oid == null) {
-            oid = previous.oids.get(object);
-            if (oid == null) {
-                oid = nextOid++;
+    private static void enqueue(Object child, NodeObjects objects) {
+        if (child != null && !isLeaf(child.getClass())) {
+            Seen seen = see(child, objects);
+            if (!seen.visited) {
+                seen.visited = true;
+                objects.pending.addLast(child);
             }
-            current.oids.put(object, oid);
         }
-        return oid;
     }
 
-    private List<RowChange> diff(NodeId node, NodeRows previous, NodeRows current) {
-        List<RowChange> changes = new ArrayList<>();
-        for (Map.Entry<Long, Row> entry : previous.rows.entrySet()) {
-            Row now = current.rows.get(entry.getKey());
-            if (now == null || now.table() != entry.getValue().table()) {
-                changes.add(new RowChange(tableName(entry.getValue()), RowChange.Kind.DELETE, node, entry.getKey(), Map.of()));
+    private long oid(Seen seen) {
+        if (seen.oid == 0) {
+            seen.oid = nextOid++;
+        }
+        return seen.oid;
+    }
+
+    /**
+     * Deletes (in the previous extraction's row order) and then inserts and updates (in this one's), and forgets
+     * the objects this extraction did not see.
+     */
+    private List<RowChange> diff(NodeId node, NodeObjects objects) {
+        List<RowChange> changes = List.of();
+        long epoch = objects.epoch;
+        for (Seen before : objects.previousRows) {
+            // Gone, or still there but no longer a row (it was a row of the previous extraction).
+            if (before.epoch != epoch || before.table < 0) {
+                changes = add(changes, new RowChange(schemas.get(before.epoch != epoch ? before.table : before.tableBefore).name(),
+                        RowChange.Kind.DELETE, node, before.oid, Map.of()));
             }
         }
-        for (Map.Entry<Long, Row> entry : current.rows.entrySet()) {
-            Row before = previous.rows.get(entry.getKey());
-            Row now = entry.getValue();
-            if (before == null || before.table() != now.table()) {
-                changes.add(new RowChange(tableName(now), RowChange.Kind.INSERT, node, entry.getKey(), now.values()));
-            } else if (!before.values().equals(now.values())) {
-                changes.add(new RowChange(tableName(now), RowChange.Kind.UPDATE, node, entry.getKey(), now.values()));
+        for (Seen row : objects.rows) {
+            if (row.tableBefore != row.table) {
+                changes = add(changes, new RowChange(schemas.get(row.table).name(), RowChange.Kind.INSERT, node, row.oid,
+                        valueMap(row)));
+            } else if (!Arrays.equals(row.valuesBefore, row.values)) {
+                changes = add(changes, new RowChange(schemas.get(row.table).name(), RowChange.Kind.UPDATE, node, row.oid,
+                        valueMap(row)));
+            }
+            row.valuesBefore = null;
+        }
+        for (Seen gone : objects.previousOrder) {
+            if (gone.epoch != epoch) {
+                objects.seen.remove(gone.object);
             }
         }
+        List<Seen> recycled = objects.previousOrder;
+        recycled.clear();
+        objects.previousOrder = objects.order;
+        objects.order = recycled;
+        recycled = objects.previousRows;
+        recycled.clear();
+        objects.previousRows = objects.rows;
+        objects.rows = recycled;
         return changes;
     }
 
-    private String tableName(Row row) {
-        return schemas.get(row.table()).name();
+    private static List<RowChange> add(List<RowChange> changes, RowChange change) {
+        List<RowChange> out = changes.isEmpty() ? new ArrayList<>() : changes;
+        out.add(change);
+        return out;
+    }
+
+    private Map<String, Object> valueMap(Seen row) {
+        List<String> columns = schemas.get(row.table).columns();
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (int c = 0; c < columns.size(); c++) {
+            values.put(columns.get(c), row.values[c]);
+        }
+        return Collections.unmodifiableMap(values);
     }
 
     // ---- values ----
 
-    private Object normalize(Object value, NodeRows previous, NodeRows current) {
+    private Object normalize(Object value, NodeObjects objects) {
         return switch (value) {
             case null -> null;
             case Boolean b -> b;
@@ -215,14 +303,14 @@ public final class StateExtractor {
             case String s -> s;
             case Enum<?> e -> e.name();
             case NodeId id -> id.value();
-            case Optional<?> optional -> optional.isPresent() ? normalize(optional.get(), previous, current) : null;
-            default -> normalizeObject(value, previous, current);
+            case Optional<?> optional -> optional.isPresent() ? normalize(optional.get(), objects) : null;
+            default -> normalizeObject(value, objects);
         };
     }
 
-    private Object normalizeObject(Object value, NodeRows previous, NodeRows current) {
+    private Object normalizeObject(Object value, NodeObjects objects) {
         if (plan(value.getClass()).table >= 0) {
-            return oid(value, previous, current);
+            return oid(see(value, objects));
         }
         if (value instanceof Map<?, ?> map) {
             Map<Object, Object> copy = new LinkedHashMap<>();
@@ -231,14 +319,14 @@ public final class StateExtractor {
                 entries = sortedEntries(entries);
             }
             for (Map.Entry<?, ?> entry : entries) {
-                copy.put(normalize(entry.getKey(), previous, current), normalize(entry.getValue(), previous, current));
+                copy.put(normalize(entry.getKey(), objects), normalize(entry.getValue(), objects));
             }
             return Collections.unmodifiableMap(copy);
         }
         if (value instanceof Collection<?> collection) {
             List<Object> copy = new ArrayList<>(collection.size());
             for (Object element : collection) {
-                copy.add(normalize(element, previous, current));
+                copy.add(normalize(element, objects));
             }
             // Hash-ordered sets are sorted so that equal states give equal tuples.
             if (value instanceof Set<?> && !(value instanceof SortedSet<?>) && !(value instanceof java.util.LinkedHashSet<?>)) {
@@ -250,16 +338,14 @@ public final class StateExtractor {
             int length = Array.getLength(value);
             List<Object> copy = new ArrayList<>(length);
             for (int i = 0; i < length; i++) {
-                copy.add(normalize(Array.get(value, i), previous, current));
+                copy.add(normalize(Array.get(value, i), objects));
             }
             return Collections.unmodifiableList(copy);
         }
         if (value instanceof Record record) {
             Map<Object, Object> copy = new LinkedHashMap<>();
-            for (RecordComponent component : record.getClass().getRecordComponents()) {
-                Method accessor = component.getAccessor();
-                accessor.setAccessible(true);
-                copy.put(component.getName(), normalize(invoke(accessor, record), previous, current));
+            for (Accessor component : recordComponents(record.getClass())) {
+                copy.put(component.name(), normalize(component.read(record), objects));
             }
             return Collections.unmodifiableMap(copy);
         }
@@ -299,25 +385,49 @@ public final class StateExtractor {
         return ((Comparable) x).compareTo(y);
     }
 
-    private static Object read(AccessibleObject column, Object object) {
-        try {
-            if (column instanceof Field field) {
-                return field.get(object);
+    /** The accessors of a record class's components, in declaration order, looked up once. */
+    private List<Accessor> recordComponents(Class<?> type) {
+        List<Accessor> components = recordComponents.get(type);
+        if (components == null) {
+            components = new ArrayList<>();
+            for (RecordComponent component : type.getRecordComponents()) {
+                Method accessor = component.getAccessor();
+                accessor.setAccessible(true);
+                components.add(Accessor.of(accessor, component.getName()));
             }
-            return invoke((Method) column, object);
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException("cannot read " + column + ": " + e.getMessage(), e);
+            recordComponents.put(type, components);
         }
+        return components;
     }
 
-    private static Object invoke(Method method, Object object) {
-        try {
-            return method.invoke(object);
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException("cannot call " + method + ": " + e.getMessage(), e);
-        } catch (InvocationTargetException e) {
-            throw new IllegalStateException("the exposed method " + method.getDeclaringClass().getSimpleName() + "."
-                    + method.getName() + "() threw " + e.getCause(), e.getCause());
+    /**
+     * Reads a field, or calls a no-argument method, through a method handle: several times faster than
+     * {@link Field#get} and {@link Method#invoke}, which check access and wrap on every call.
+     */
+    private record Accessor(String name, MethodHandle handle, AccessibleObject member) {
+        private static final MethodType GETTER = MethodType.methodType(Object.class, Object.class);
+
+        /** For an accessible field or method. */
+        static Accessor of(AccessibleObject member, String name) {
+            try {
+                MethodHandle handle = member instanceof Field field ? MethodHandles.lookup().unreflectGetter(field)
+                        : MethodHandles.lookup().unreflect((Method) member);
+                return new Accessor(name, handle.asType(GETTER), member);
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException("cannot read " + member + ": " + e.getMessage(), e);
+            }
+        }
+
+        Object read(Object target) {
+            try {
+                return (Object) handle.invokeExact(target);
+            } catch (Throwable e) {
+                if (member instanceof Method method) {
+                    throw new IllegalStateException("the exposed method " + method.getDeclaringClass().getSimpleName() + "."
+                            + method.getName() + "() threw " + e, e);
+                }
+                throw new IllegalStateException("cannot read " + member + ": " + e, e);
+            }
         }
     }
 
@@ -326,10 +436,9 @@ public final class StateExtractor {
     /** What to do with objects of one concrete class. */
     private static final class ClassPlan {
         int table = -1;
-        AccessibleObject[] columns = new AccessibleObject[0];
-        String[] columnNames = new String[0];
+        Accessor[] columns = new Accessor[0];
         boolean container;
-        List<Field> walkFields = List.of();
+        List<Accessor> walkFields = List.of();
     }
 
     private ClassPlan plan(Class<?> type) {
@@ -347,10 +456,9 @@ public final class StateExtractor {
             if (tableClasses.get(t).isAssignableFrom(type)) {
                 plan.table = t;
                 List<String> names = schemas.get(t).columns();
-                plan.columnNames = names.toArray(String[]::new);
-                plan.columns = new AccessibleObject[names.size()];
+                plan.columns = new Accessor[names.size()];
                 for (int c = 0; c < names.size(); c++) {
-                    plan.columns[c] = Objects.requireNonNull(findColumn(type, names.get(c)));
+                    plan.columns[c] = Accessor.of(Objects.requireNonNull(findColumn(type, names.get(c))), names.get(c));
                 }
                 break;
             }
@@ -363,14 +471,14 @@ public final class StateExtractor {
         if (isJdk(type)) {
             return plan;
         }
-        List<Field> walk = new ArrayList<>();
+        List<Accessor> walk = new ArrayList<>();
         for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
             for (Field field : c.getDeclaredFields()) {
                 if (Modifier.isStatic(field.getModifiers()) || !mayReach(field.getGenericType())) {
                     continue;
                 }
                 if (field.trySetAccessible()) {
-                    walk.add(field);
+                    walk.add(Accessor.of(field, field.getName()));
                 }
             }
         }

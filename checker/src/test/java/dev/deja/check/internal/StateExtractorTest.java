@@ -105,6 +105,39 @@ class StateExtractorTest {
     }
 
     @Test
+    void extract_ofAnObjectThatLeftAndCameBack_givesItANewOid_butOneReachedAnotherWayKeepsIt() {
+        StateExtractor extractor = extractor("accepted_round", "peer");
+        Holder holder = new Holder();
+        Replica a = new Replica();
+        Replica b = new Replica();
+        a.acceptedRound = 5;
+        holder.replicas.add(a);
+        holder.single = b;
+        List<RowChange> first = extractor.extract(N1, holder);
+        long oidA = first.stream().filter(c -> c.values().get("accepted_round").equals(5L)).findFirst().orElseThrow().oid();
+        long oidB = first.stream().filter(c -> c.oid() != oidA).findFirst().orElseThrow().oid();
+        holder.single = null;
+        assertThat(extractor.extract(N1, holder)).extracting(RowChange::kind, RowChange::oid)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(RowChange.Kind.DELETE, oidB));
+        holder.single = b;
+        List<RowChange> back = extractor.extract(N1, holder);
+        assertThat(back).singleElement().satisfies(change -> {
+            assertThat(change.kind()).isEqualTo(RowChange.Kind.INSERT);
+            assertThat(change.oid()).as("a new oid").isGreaterThan(oidB);
+        });
+        long newOidB = back.getFirst().oid();
+        // Reached another way (through a's column) between two extractions: still the same row, same oid.
+        holder.single = null;
+        a.peer = b;
+        assertThat(extractor.extract(N1, holder)).singleElement().satisfies(change -> {
+            assertThat(change.kind()).isEqualTo(RowChange.Kind.UPDATE);
+            assertThat(change.oid()).isEqualTo(oidA);
+            assertThat(change.values()).containsEntry("peer", newOidB);
+        });
+        assertThat(extractor.extract(N1, holder)).as("nothing changed").isEmpty();
+    }
+
+    @Test
     void extract_ofAnAbsentNode_deletesItsRows_andNodesAreIndependent() {
         StateExtractor extractor = extractor("value");
         Replica one = new Replica();
