@@ -12,6 +12,11 @@ if __name__ == "__main__":
     # the process, so a re-check starts with the JIT-compiled code of earlier checks instead of the interpreter.
     __deja_code__ = __import__("sys")._getframe(0).f_code
 
+# The module is created once per Python context and serves every check run in it: _reset() empties its state in
+# place between checks. Its classes, functions and state objects stay the same objects, so the code compiled for
+# one check stays valid for the next (a new module per check made the compiler throw away and redo its work, and
+# rebinding a module global does the same to the code that reads it).
+
 __all__ = ["table", "derived", "always", "eventually", "forall", "exists", "implies", "event", "now",
            "stats", "nodes"]
 
@@ -78,7 +83,12 @@ class Table:
         self.keep_versions = dict(keep_versions)
         self._source = _Source(name)
         self._rows = {}
-        self._row_type = type(name, (_Row,), {"__slots__": tuple(columns), "_columns": tuple(columns)})
+        # The same row class for the same declaration in every check, for the compiled code's sake (see the top).
+        key = (name, tuple(columns))
+        row_type = _row_types.get(key)
+        if row_type is None:
+            row_type = _row_types[key] = type(name, (_Row,), {"__slots__": tuple(columns), "_columns": tuple(columns)})
+        self._row_type = row_type
 
     def __iter__(self):
         _read(self._source)
@@ -121,6 +131,10 @@ class Table:
                     history.insert(0, value)
                     del history[self.keep_versions[column]:]
             setattr(row, column, value)
+
+
+# Row classes by (table name, columns), kept for the life of the module.
+_row_types = {}
 
 
 class _Registry:
@@ -315,6 +329,9 @@ class _Event:
                  "_sender")
 
     def __init__(self):
+        self._clear()
+
+    def _clear(self):
         for s in _Event.__slots__:
             setattr(self, s, None)
 
@@ -403,6 +420,10 @@ class _Nodes:
         self._rows = {}
         self.name = "nodes"
 
+    def _clear(self):
+        self._source.dependents.clear()
+        self._rows.clear()
+
     def __iter__(self):
         _read(self._source)
         return iter(list(self._rows.values()))
@@ -421,6 +442,9 @@ nodes = _Nodes()
 
 class _State:
     def __init__(self):
+        self._clear()
+
+    def _clear(self):
         self.step = -1
         self.event_source = _Source("event")
         self.clocks = {}
@@ -437,6 +461,18 @@ _state = _State()
 
 
 # ---- called by the checker ----
+
+def _reset():
+    """Empties every piece of state a check left, in place, so that the next check starts as in a new module."""
+    global _reading
+    _reading = None
+    _registry.__init__()
+    event._clear()
+    nodes._clear()
+    _state._clear()
+    _symbols.clear()
+    _script_file[0] = None
+
 
 def _install(tables):
     _state.tables = tables

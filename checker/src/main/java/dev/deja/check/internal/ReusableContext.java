@@ -18,9 +18,10 @@ import org.graalvm.polyglot.io.IOAccess;
  * take over instead of paying for a new context (tens to hundreds of milliseconds, more than checking a few
  * thousand events).
  *
- * <p>Contract: {@link #acquire} hands out a context no one else holds; {@link #install} gives it a fresh deja
- * module and an empty main module for the script, after taking away what an earlier script left behind (its
- * module, the modules it imported, and any builtin it replaced). Only a context whose check ended cleanly is
+ * <p>Contract: {@link #acquire} hands out a context no one else holds; {@link #install} gives it a deja module
+ * in its initial state and an empty main module for the script, after taking away what an earlier script left
+ * behind (its module, the modules it imported, the deja attributes and builtins it set or replaced, and every
+ * table, predicate and event the deja module recorded). Only a context whose check ended cleanly is
  * given back ({@link #release} with {@code reusable}); one that was interrupted by the watchdog, hit an engine
  * error or failed to load a script is closed. At most one idle context is kept.
  */
@@ -30,7 +31,9 @@ final class ReusableContext {
 
     /**
      * Makes the installer: it remembers the deja module's code and what the interpreter held before any script
-     * ran, and each call puts that state back and runs the code as a new module {@code deja}.
+     * ran, and each call puts that state back and hands out the module {@code deja}: created by the first call,
+     * then emptied by {@code _reset()} with any attribute a script set or replaced put back, so that it is the
+     * same module, with the same classes, for every check (which keeps the compiled code valid).
      */
     private static final Source INSTALLER_SOURCE = Source.newBuilder("python", """
             def __deja_installer():
@@ -41,23 +44,32 @@ final class ReusableContext {
                 keep = ("__name__", "__builtins__", "__doc__", "__spec__", "__loader__", "__package__")
                 baseline_modules = set(sys.modules)
                 baseline_builtins = dict(vars(builtins))
+                deja = []
+                def restore(namespace, baseline, remove, put):
+                    # Through setattr and delattr, which the interpreter's caches observe, and only for what a
+                    # script changed, so that compiled code relying on the rest stays valid.
+                    for name in [n for n in namespace if n not in baseline]:
+                        remove(name)
+                    for name, value in baseline.items():
+                        if namespace.get(name) is not value:
+                            put(name, value)
                 def install():
                     for name in [n for n in sys.modules if n not in baseline_modules]:
                         del sys.modules[name]
-                    # Through setattr and delattr, which the interpreter's caches of builtins observe, and only
-                    # for what a script changed, so that compiled code relying on the builtins stays valid.
-                    now = vars(builtins)
-                    for name in [n for n in now if n not in baseline_builtins]:
-                        delattr(builtins, name)
-                    for name, value in baseline_builtins.items():
-                        if now.get(name) is not value:
-                            setattr(builtins, name, value)
+                    restore(vars(builtins), baseline_builtins, lambda n: delattr(builtins, n),
+                            lambda n, v: setattr(builtins, n, v))
                     for name in [n for n in vars(main) if n not in keep]:
                         delattr(main, name)
-                    m = types.ModuleType("deja")
-                    m.__file__ = "deja.py"
+                    if not deja:
+                        m = types.ModuleType("deja")
+                        m.__file__ = "deja.py"
+                        exec(code, m.__dict__)
+                        deja.append((m, dict(vars(m))))
+                    else:
+                        m, baseline = deja[0]
+                        restore(vars(m), baseline, lambda n: delattr(m, n), lambda n, v: setattr(m, n, v))
+                        m._reset()
                     sys.modules["deja"] = m
-                    exec(code, m.__dict__)
                     return m
                 return install
             __deja_installer
@@ -121,7 +133,7 @@ final class ReusableContext {
         return created;
     }
 
-    /** A fresh deja module, with the main module emptied for the script. */
+    /** The deja module in its initial state, with the main module emptied for the script. */
     Value install() {
         return installer.execute();
     }

@@ -33,7 +33,7 @@ import org.graalvm.polyglot.Value;
  * running is reported as {@link Finding.Status#TIMEOUT} and evaluation resumes with the next one.
  *
  * <p>The context comes from {@link ReusableContext}: after a check that ended cleanly, the next check of the
- * process takes it over with a fresh deja module instead of paying for a new context.
+ * process takes it over with the deja module reset instead of paying for a new context.
  *
  * <p>Not thread-safe: one thread calls {@link #evaluate}; only the watchdog touches the context otherwise.
  */

@@ -7,6 +7,7 @@ import dev.deja.check.CheckedEvent;
 import dev.deja.check.RowChange;
 import dev.deja.check.ScriptException;
 import dev.deja.check.StateStep;
+import dev.deja.check.TableSchema;
 import dev.deja.check.internal.ScriptEvaluator.Finding;
 import dev.deja.node.NodeId;
 import java.io.ByteArrayOutputStream;
@@ -215,11 +216,14 @@ class ScriptEvaluatorIT {
     @Test
     void nextCheck_reusesTheContextOfACleanOne_withoutAnythingTheEarlierScriptLeft() {
         try (ScriptEvaluator first = load("""
-                import builtins, json
+                import builtins, json, deja
                 builtins.divmod = lambda a, b: 42
                 builtins.LEAKED_BUILTIN = 1
                 json.LEAK = 1
+                deja.forall = lambda rows, predicate: False
+                deja.LEAK = 1
                 LEAKED = 5
+                table("Leaked", cls="x.Leaked", columns=["a"])
                 @always
                 def first_only():
                     return True
@@ -231,11 +235,15 @@ class ScriptEvaluatorIT {
                 @always
                 def clean():
                     import builtins
+                    import deja
                     return (divmod(7, 2) == (3, 1) and not hasattr(builtins, "LEAKED_BUILTIN")
-                            and "LEAKED" not in globals() and not hasattr(__import__("json"), "LEAK"))
+                            and "LEAKED" not in globals() and not hasattr(__import__("json"), "LEAK")
+                            and forall([1], lambda x: True) and not hasattr(deja, "LEAK"))
                 """)) {
             assertThat(ReusableContext.created()).as("a context was reused, not created").isEqualTo(created);
             assertThat(second.predicateNames()).containsExactly("clean");
+            assertThat(second.schemas()).as("the first script's tables are gone").extracting(TableSchema::name)
+                    .containsExactly("Agent");
             assertThat(second.evaluate(step(0, N1))).isEmpty();
             assertThat(second.evaluationCounts()).containsOnlyKeys("clean").containsEntry("clean", 1L);
         }
