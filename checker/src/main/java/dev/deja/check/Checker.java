@@ -153,12 +153,13 @@ public final class Checker {
             } catch (IllegalArgumentException e) {
                 throw new ScriptException(script + ": " + e.getMessage());
             }
-            history.beginCheck(schemas);
             Trace opened = Trace.open(trace);
             ReplayResult result;
             boolean stopped = false;
             // Three threads: the replay with the state extraction, the history's writes, and the predicates (this one).
-            try (BackgroundAppender appender = new BackgroundAppender(history, "deja-check-history-writer")) {
+            // The history is started on the writer's thread, while the replay starts here.
+            try (BackgroundAppender appender = new BackgroundAppender(history, "deja-check-history-writer",
+                    started -> started.beginCheck(schemas))) {
                 try {
                     result = StepPipeline.run("deja-check-replay", sink -> Replayer.replay(opened, Replayer.Options.defaults()
                             .withClassLoader(options.classLoader())

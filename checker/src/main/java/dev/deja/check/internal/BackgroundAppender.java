@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Appends steps to a {@link StateHistory} on a thread of its own, so that storing the history overlaps the
@@ -31,13 +32,23 @@ public final class BackgroundAppender implements AutoCloseable {
 
     /** Starts the writer thread for {@code history}. */
     public BackgroundAppender(StateHistory history, String threadName) {
-        writer = Thread.ofPlatform().name(threadName).daemon().unstarted(() -> write(history));
+        this(history, threadName, ignored -> { });
+    }
+
+    /**
+     * Starts the writer thread for {@code history}, which first runs {@code first} on it (such as {@link
+     * StateHistory#beginCheck}, so that preparing the history overlaps the start of the replay); its failure is
+     * rethrown like a failed append.
+     */
+    public BackgroundAppender(StateHistory history, String threadName, Consumer<StateHistory> first) {
+        writer = Thread.ofPlatform().name(threadName).daemon().unstarted(() -> write(history, first));
         writer.start();
     }
 
     @SuppressWarnings("unchecked")
-    private void write(StateHistory history) {
+    private void write(StateHistory history, Consumer<StateHistory> first) {
         try {
+            first.accept(history);
             while (true) {
                 Object item = queue.take();
                 if (item == END) {

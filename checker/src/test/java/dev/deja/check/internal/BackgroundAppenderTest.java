@@ -104,4 +104,27 @@ class BackgroundAppenderTest {
             }
         }).isInstanceOf(IllegalStateException.class).hasMessage("disk full at 300");
     }
+
+    @Test
+    void theFirstAction_runsOnTheWriterThreadBeforeAnyStep_andItsFailureIsRethrown() {
+        List<String> seen = new ArrayList<>();
+        StateHistory history = new AppendOnly(step -> seen.add("step " + step.event().position()));
+        try (BackgroundAppender appender = new BackgroundAppender(history, "test-writer",
+                started -> seen.add("first on " + Thread.currentThread().getName()))) {
+            appender.append(step(0));
+            appender.finish();
+        }
+        assertThat(seen).containsExactly("first on test-writer", "step 0");
+
+        assertThatThrownBy(() -> {
+            try (BackgroundAppender appender = new BackgroundAppender(history, "test-writer", started -> {
+                throw new IllegalArgumentException("table name 'events' is reserved");
+            })) {
+                for (long i = 0; i < 1_000_000; i++) {
+                    appender.append(step(i));
+                }
+                appender.finish();
+            }
+        }).isInstanceOf(IllegalArgumentException.class).hasMessage("table name 'events' is reserved");
+    }
 }
