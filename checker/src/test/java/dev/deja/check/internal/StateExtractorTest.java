@@ -54,6 +54,19 @@ class StateExtractorTest {
                 StateExtractorTest.class.getClassLoader());
     }
 
+    /** A holder with {@code inList} in its list and {@code single} in its own field. */
+    private static Holder holding(Replica inList, Replica single) {
+        Holder holder = new Holder();
+        holder.replicas.add(inList);
+        holder.single = single;
+        return holder;
+    }
+
+    /** The oid of the one row among {@code changes} whose accepted round is {@code round}. */
+    private static long oidOfRound(List<RowChange> changes, long round) {
+        return changes.stream().filter(c -> c.values().get("accepted_round").equals(round)).findFirst().orElseThrow().oid();
+    }
+
     @Test
     void extract_findsObjectsInFieldsListsAndMaps_withNormalizedValues() {
         StateExtractor extractor = extractor("accepted_round", "value", "mode", "peer", "voters", "point", "twice");
@@ -81,14 +94,12 @@ class StateExtractorTest {
     @Test
     void extract_again_diffsIntoUpdatesAndDeletes_withStableOids() {
         StateExtractor extractor = extractor("accepted_round");
-        Holder holder = new Holder();
         Replica a = new Replica();
         Replica b = new Replica();
         b.acceptedRound = 1;
-        holder.replicas.add(a);
-        holder.single = b;
+        Holder holder = holding(a, b);
         List<RowChange> first = extractor.extract(N1, holder);
-        long oidA = first.stream().filter(c -> c.values().get("accepted_round").equals(0L)).findFirst().orElseThrow().oid();
+        long oidA = oidOfRound(first, 0);
         assertThat(extractor.extract(N1, holder)).as("nothing changed").isEmpty();
         a.acceptedRound = 7;
         holder.single = null;
@@ -107,14 +118,12 @@ class StateExtractorTest {
     @Test
     void extract_ofAnObjectThatLeftAndCameBack_givesItANewOid_butOneReachedAnotherWayKeepsIt() {
         StateExtractor extractor = extractor("accepted_round", "peer");
-        Holder holder = new Holder();
         Replica a = new Replica();
         Replica b = new Replica();
         a.acceptedRound = 5;
-        holder.replicas.add(a);
-        holder.single = b;
+        Holder holder = holding(a, b);
         List<RowChange> first = extractor.extract(N1, holder);
-        long oidA = first.stream().filter(c -> c.values().get("accepted_round").equals(5L)).findFirst().orElseThrow().oid();
+        long oidA = oidOfRound(first, 5);
         long oidB = first.stream().filter(c -> c.oid() != oidA).findFirst().orElseThrow().oid();
         holder.single = null;
         assertThat(extractor.extract(N1, holder)).extracting(RowChange::kind, RowChange::oid)
