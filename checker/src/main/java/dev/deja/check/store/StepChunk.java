@@ -2,6 +2,8 @@ package dev.deja.check.store;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -26,7 +28,9 @@ import java.util.Optional;
  * a delete. Values read back in the normalized forms of {@link RowChange} ({@link JsonValues}).
  */
 final class StepChunk {
-    private static final ObjectMapper JSON = JsonMapper.builder().build();
+    // NaN and the infinities as bare tokens, so that they read back as the doubles they were, not as strings.
+    private static final ObjectMapper JSON = JsonMapper.builder().disable(JsonWriteFeature.WRITE_NAN_AS_STRINGS)
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
 
     private StringWriter text;
     private JsonGenerator generator;

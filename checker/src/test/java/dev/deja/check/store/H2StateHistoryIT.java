@@ -47,7 +47,7 @@ class H2StateHistoryIT {
                 new StateStep(event(0, N1), List.of(new RowChange("Agent", RowChange.Kind.INSERT, N1, 1, agent(0L, null)))),
                 new StateStep(event(1, N2), List.of(new RowChange("Agent", RowChange.Kind.INSERT, N2, 2, agent(0L, null)),
                         new RowChange("Peer", RowChange.Kind.INSERT, N2, 3, Map.of("items",
-                                List.of(1L, 2.5, "x", true, Map.of("k", List.of())))))),
+                                List.of(1L, 2.5, "x", true, Map.of("k", List.of()), Double.NaN, Double.NEGATIVE_INFINITY))))),
                 new StateStep(event(2, N1), List.of()),
                 new StateStep(event(3, N1), List.of(new RowChange("Agent", RowChange.Kind.UPDATE, N1, 1, agent(5L, "v-n1")))),
                 new StateStep(event(4, N2), List.of(new RowChange("Peer", RowChange.Kind.DELETE, N2, 3, Map.of()))));
@@ -81,7 +81,7 @@ class H2StateHistoryIT {
                 .containsExactly(Arrays.asList("n1", "0", null), Arrays.asList("n2", "0", null));
         assertThat(QueryResult.query(trace, asOf.formatted(3, 3)).rows().getFirst()).containsExactly("n1", "5", "v-n1");
         assertThat(QueryResult.query(trace, "SELECT items FROM peer_history WHERE valid_to = 4").rows())
-                .containsExactly(List.of("[1,2.5,\"x\",true,{\"k\":[]}]"));
+                .containsExactly(List.of("[1,2.5,\"x\",true,{\"k\":[]},\"NaN\",\"-Infinity\"]"));
         assertThat(QueryResult.query(trace, "SELECT COUNT(*) FROM peer").rows()).containsExactly(List.of("0"));
     }
 
