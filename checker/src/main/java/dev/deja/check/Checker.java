@@ -222,8 +222,6 @@ public final class Checker {
         private final StateHistory history;
         private final List<Violation> violations = new ArrayList<>();
         private final Map<String, Violation> openSpans = new LinkedHashMap<>();
-        // For each open span, its aux values at the latest event at which its predicate was still false.
-        private final Map<String, Map<String, Object>> latestAux = new LinkedHashMap<>();
         private long events;
         private long nextProgress;
 
@@ -250,29 +248,22 @@ public final class Checker {
                                 step.event(), Optional.empty(), evaluator.aux(finding.predicate()), "");
                         if (finding.kind() == Violation.Kind.EVENTUALLY) {
                             openSpans.put(finding.predicate(), violation);
-                            latestAux.put(finding.predicate(), violation.aux());
                         } else {
                             add(violation);
                         }
                     }
                     case TURNED_TRUE -> {
                         Violation open = openSpans.remove(finding.predicate());
-                        Map<String, Object> atEnd = latestAux.remove(finding.predicate());
                         if (open != null) {
+                            // Its aux values at the latest event at which it was still false, the one before this.
                             add(new Violation(open.predicate(), open.kind(), open.status(), open.event(),
-                                    Optional.of(position), open.aux(), atEnd, open.message()));
+                                    Optional.of(position), open.aux(), evaluator.latestAux(open.predicate()), open.message()));
                         }
                     }
                     case ERROR -> add(new Violation(finding.predicate(), finding.kind(), Violation.Status.ERROR,
                             step.event(), Optional.empty(), Map.of(), finding.message()));
                     case TIMEOUT -> add(new Violation(finding.predicate(), finding.kind(), Violation.Status.TIMEOUT,
                             step.event(), Optional.empty(), Map.of(), finding.message()));
-                }
-            }
-            // A span still open after this event was false at it: its aux values here are the latest "at end" ones.
-            for (String predicate : openSpans.keySet()) {
-                if (openSpans.get(predicate).event().position() != position) {
-                    latestAux.put(predicate, evaluator.aux(predicate));
                 }
             }
             if (violations.size() >= options.limit()) {
@@ -292,10 +283,9 @@ public final class Checker {
             // Spans still open at the end of what was checked are reported without an end.
             for (Violation open : openSpans.values()) {
                 add(new Violation(open.predicate(), open.kind(), open.status(), open.event(), Optional.empty(),
-                        open.aux(), latestAux.get(open.predicate()), open.message()));
+                        open.aux(), evaluator.latestAux(open.predicate()), open.message()));
             }
             openSpans.clear();
-            latestAux.clear();
             List<Violation> sorted = new ArrayList<>(violations);
             sorted.sort(Comparator.comparingLong(v -> v.event().position()));
             if (record) {

@@ -269,6 +269,10 @@ class Predicate:
         self.dirty = True
         self.evaluations = 0
         self.failing = False   # false or raising at its last evaluation
+        # An eventually predicate's span: open from turning false to turning true (errors do not end it), and its
+        # aux values after the latest event of the span, which a span's end reports.
+        self.span_open = False
+        self.latest_aux = None
 
     def __call__(self):
         return self.fn()
@@ -453,6 +457,9 @@ class _State:
         self.restarts = {}
         self.findings = []
         self.next_predicate = 0
+        self.aux_done = False     # the latest aux of open spans was computed for this event
+        self.aux_of = None        # the predicate whose latest aux is being computed
+        self.spans_open = False
         self.current = None
         self.tables = []
 
@@ -553,6 +560,7 @@ def _begin(position, node, incarnation, seq, lamport, clock, type_, message_type
         nodes._source.bump()
     _state.findings = None
     _state.next_predicate = 0
+    _state.aux_done = False
 
 
 def _evaluate():
@@ -596,15 +604,38 @@ def _evaluate():
             p.failing = True
         elif not ok and not p.failing:
             _finding((i, "F", ""))
+            if p.kind == "eventually":
+                p.span_open = True
             p.failing = True
         elif ok and p.failing:
             _finding((i, "T", ""))
+            p.span_open = False
             p.failing = False
     _state.next_predicate = count
     _state.current = None
-    # Whether anything read the event built-ins at its last evaluation: if not, an event that changes no row
-    # cannot change any result, and the checker may hand such events over later, in bulk (_catch_up).
-    return _state.findings or (), bool(_state.event_source.dependents)
+    if not _state.aux_done:
+        # Set first: after a timeout in here, evaluation resumes past it.
+        _state.aux_done = True
+        _update_latest_aux()
+    # Whether anything read the event built-ins at its last evaluation, or a span is open (its aux values are
+    # taken after every event): if not, an event that changes no row cannot change any result, and the checker may
+    # hand such events over later, in bulk (_catch_up).
+    return _state.findings or (), bool(_state.event_source.dependents) or _state.spans_open
+
+
+def _update_latest_aux():
+    """The aux values of every open span after this event, kept here until the span ends (_latest_aux)."""
+    global _reading
+    _reading = None
+    spans_open = False
+    for p in _registry.predicates:
+        if p.span_open:
+            spans_open = True
+            if p.aux:
+                _state.aux_of = p
+                p.latest_aux = _aux_values(p)
+    _state.aux_of = None
+    _state.spans_open = spans_open
 
 
 def _catch_up(*facts):
@@ -626,6 +657,11 @@ def _abandoned():
     global _reading
     read = _reading or set()
     _reading = None
+    if _state.aux_of is not None:
+        # Stopped while taking an open span's aux values: not the predicate's fault, and no finding.
+        _state.aux_of.latest_aux = {"aux": "<timed out>"}
+        _state.aux_of = None
+        return ""
     name = _state.current
     for d in _registry.derived:
         if d.name == name:
@@ -644,7 +680,15 @@ def _aux(index):
     """The predicate's aux values, by name, computed now (only at violations)."""
     global _reading
     _reading = None
-    p = _registry.predicates[index]
+    return _aux_values(_registry.predicates[index])
+
+
+def _latest_aux(index):
+    """An eventually predicate's aux values after the latest event of its span (see _update_latest_aux)."""
+    return _registry.predicates[index].latest_aux or {}
+
+
+def _aux_values(p):
     out = {}
     for a in p.aux:
         name = getattr(a, "name", None) or getattr(a, "__name__", "aux")

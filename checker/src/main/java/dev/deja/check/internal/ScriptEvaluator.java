@@ -56,6 +56,7 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final Value evaluate;
     private final Value timedOut;
     private final Value aux;
+    private final Value latestAux;
     private final Value counts;
     private final Value makeTuple;
     private final Value makeDict;
@@ -121,6 +122,7 @@ public final class ScriptEvaluator implements AutoCloseable {
             evaluate = module.getMember("_evaluate");
             timedOut = module.getMember("_abandoned");
             aux = module.getMember("_aux");
+            latestAux = module.getMember("_latest_aux");
             counts = module.getMember("_counts");
             makeTuple = module.getMember("_make_tuple");
             makeDict = module.getMember("_make_dict");
@@ -296,6 +298,10 @@ public final class ScriptEvaluator implements AutoCloseable {
                 String name = timedOut.execute().asString();
                 function = evaluate;
                 callArguments = new Object[0];
+                if (name.isEmpty()) {
+                    // Stopped while taking an open span's aux values: they read "<timed out>", and no predicate is to blame.
+                    continue;
+                }
                 boolean timeout = failure.isInterrupted() || failure.isCancelled();
                 findings.add(new Finding(name, kindOf(name), timeout ? Finding.Status.TIMEOUT : Finding.Status.ERROR,
                         timeout ? "took longer than " + Duration.ofNanos(timeoutNanos).toMillis() + " ms; stopped"
@@ -342,6 +348,18 @@ public final class ScriptEvaluator implements AutoCloseable {
 
     /** The aux values of {@code predicate} now, normalized like row values. */
     public Map<String, Object> aux(String predicate) {
+        return auxValues(aux, predicate);
+    }
+
+    /**
+     * The aux values of an eventually {@code predicate} after the latest event of its current or just ended span
+     * (the evaluation takes them after every event while the span is open), normalized like row values.
+     */
+    public Map<String, Object> latestAux(String predicate) {
+        return auxValues(latestAux, predicate);
+    }
+
+    private Map<String, Object> auxValues(Value function, String predicate) {
         int index = predicateNames.indexOf(predicate);
         if (index < 0) {
             return Map.of();
@@ -349,7 +367,7 @@ public final class ScriptEvaluator implements AutoCloseable {
         try {
             catchUp();
             Map<String, Object> out = new LinkedHashMap<>();
-            if (fromPython(guarded(aux, index)) instanceof Map<?, ?> values) {
+            if (fromPython(guarded(function, index)) instanceof Map<?, ?> values) {
                 values.forEach((k, v) -> out.put(String.valueOf(k), v));
             }
             return out;

@@ -297,6 +297,36 @@ class ScriptEvaluatorIT {
     }
 
     @Test
+    void openSpan_keepsItsLatestAuxInPython_andARunawayAuxIsStoppedWithoutAFinding() {
+        try (ScriptEvaluator evaluator = load("""
+                def rounds():
+                    return sorted(a.round for a in Agent)
+                def hangs_above_five():
+                    while sum(a.round for a in Agent) > 5:
+                        pass
+                    return "fine"
+                @eventually(aux=[rounds, hangs_above_five])
+                def empty():
+                    return len(Agent) == 0
+                """, Duration.ofSeconds(2))) {
+            assertThat(evaluator.evaluate(step(0, N1, upsert(RowChange.Kind.INSERT, N1, 1, 1L, "a"))))
+                    .extracting(Finding::status).containsExactly(Finding.Status.TURNED_FALSE);
+            assertThat(evaluator.latestAux("empty")).containsEntry("rounds", List.of(1L)).containsEntry("hangs_above_five", "fine");
+            // The span stays open: its latest aux follows every event, also one that changes nothing.
+            evaluator.evaluate(step(1, N1, upsert(RowChange.Kind.UPDATE, N1, 1, 2L, "a")));
+            evaluator.evaluate(step(2, N2));
+            assertThat(evaluator.latestAux("empty")).containsEntry("rounds", List.of(2L));
+            assertThat(evaluator.evaluate(step(3, N1, upsert(RowChange.Kind.UPDATE, N1, 1, 9L, "a"))))
+                    .as("an aux value that runs away is no finding of the predicate").isEmpty();
+            assertThat(evaluator.latestAux("empty")).containsExactly(Map.entry("aux", "<timed out>"));
+            // The span ends: its latest aux stays the one of the event before.
+            assertThat(evaluator.evaluate(step(4, N1, new RowChange("Agent", RowChange.Kind.DELETE, N1, 1, Map.of()))))
+                    .extracting(Finding::status).containsExactly(Finding.Status.TURNED_TRUE);
+            assertThat(evaluator.latestAux("empty")).containsExactly(Map.entry("aux", "<timed out>"));
+        }
+    }
+
+    @Test
     void runawayPredicate_isStoppedAsTimeout_andTheContextStaysUsable() {
         try (ScriptEvaluator evaluator = load("""
                 @always
