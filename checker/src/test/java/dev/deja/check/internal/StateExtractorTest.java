@@ -54,6 +54,12 @@ class StateExtractorTest {
                 StateExtractorTest.class.getClassLoader());
     }
 
+    private static Replica replica(long acceptedRound) {
+        Replica replica = new Replica();
+        replica.acceptedRound = acceptedRound;
+        return replica;
+    }
+
     /** A holder with {@code inList} in its list and {@code single} in its own field. */
     private static Holder holding(Replica inList, Replica single) {
         Holder holder = new Holder();
@@ -94,9 +100,8 @@ class StateExtractorTest {
     @Test
     void extract_again_diffsIntoUpdatesAndDeletes_withStableOids() {
         StateExtractor extractor = extractor("accepted_round");
-        Replica a = new Replica();
-        Replica b = new Replica();
-        b.acceptedRound = 1;
+        Replica a = replica(0);
+        Replica b = replica(1);
         Holder holder = holding(a, b);
         List<RowChange> first = extractor.extract(N1, holder);
         long oidA = oidOfRound(first, 0);
@@ -118,9 +123,8 @@ class StateExtractorTest {
     @Test
     void extract_ofAnObjectThatLeftAndCameBack_givesItANewOid_butOneReachedAnotherWayKeepsIt() {
         StateExtractor extractor = extractor("accepted_round", "peer");
-        Replica a = new Replica();
-        Replica b = new Replica();
-        a.acceptedRound = 5;
+        Replica a = replica(5);
+        Replica b = replica(0);
         Holder holder = holding(a, b);
         List<RowChange> first = extractor.extract(N1, holder);
         long oidA = oidOfRound(first, 5);
