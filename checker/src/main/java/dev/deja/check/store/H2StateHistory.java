@@ -71,6 +71,7 @@ public final class H2StateHistory implements StateHistory {
     public static final String NAME = "history";
     static final int FORMAT = 2;
     private static final int COMMIT_EVERY = 2_000;
+    private static final int EVENTS_PER_STATEMENT = 50;
     private static final ObjectMapper JSON = JsonMapper.builder().addModule(new Jdk8Module())
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 
@@ -82,6 +83,10 @@ public final class H2StateHistory implements StateHistory {
     private boolean otherFormat;
     private final Map<String, TableWriter> writers = new LinkedHashMap<>();
     private PreparedStatement insertEvent;
+    // Events are inserted EVENTS_PER_STATEMENT at a time: H2's cost per statement is about that of a row.
+    private PreparedStatement insertEvents;
+    private final CheckedEvent[] pendingEvents = new CheckedEvent[EVENTS_PER_STATEMENT];
+    private int pendingEventCount;
     private PreparedStatement insertChunk;
     private final StepChunk chunk = new StepChunk();
     private final List<Violation> pendingViolations = new ArrayList<>();
@@ -251,6 +256,9 @@ public final class H2StateHistory implements StateHistory {
             putMeta("schemas", JSON.writeValueAsString(newSchemas));
             putMeta("complete", "false");
             insertEvent = connection.prepareStatement("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+            insertEvents = connection.prepareStatement("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                    + ", (?, ?, ?, ?, ?, ?, ?, ?, ?)".repeat(EVENTS_PER_STATEMENT - 1));
+            pendingEventCount = 0;
             insertChunk = connection.prepareStatement("INSERT INTO deja_steps VALUES (?, ?, ?)");
             connection.commit();
     }
@@ -260,16 +268,14 @@ public final class H2StateHistory implements StateHistory {
         requireWritable();
         CheckedEvent event = step.event();
         try {
-            insertEvent.setLong(1, event.position());
-            insertEvent.setString(2, event.node().value());
-            insertEvent.setInt(3, event.incarnation());
-            insertEvent.setLong(4, event.seq());
-            insertEvent.setLong(5, event.lamport());
-            insertEvent.setLong(6, event.atMillis());
-            insertEvent.setString(7, event.type());
-            insertEvent.setString(8, event.messageType().orElse(null));
-            insertEvent.setString(9, event.from().map(NodeId::value).orElse(null));
-            insertEvent.addBatch();
+            pendingEvents[pendingEventCount++] = event;
+            if (pendingEventCount == EVENTS_PER_STATEMENT) {
+                for (int i = 0; i < EVENTS_PER_STATEMENT; i++) {
+                    setEvent(insertEvents, 9 * i, pendingEvents[i]);
+                }
+                insertEvents.addBatch();
+                pendingEventCount = 0;
+            }
             for (RowChange change : step.changes()) {
                 TableWriter writer = writers.get(change.table());
                 if (writer == null) {
@@ -287,7 +293,25 @@ public final class H2StateHistory implements StateHistory {
         }
     }
 
+    private static void setEvent(PreparedStatement insert, int offset, CheckedEvent event) throws SQLException {
+        insert.setLong(offset + 1, event.position());
+        insert.setString(offset + 2, event.node().value());
+        insert.setInt(offset + 3, event.incarnation());
+        insert.setLong(offset + 4, event.seq());
+        insert.setLong(offset + 5, event.lamport());
+        insert.setLong(offset + 6, event.atMillis());
+        insert.setString(offset + 7, event.type());
+        insert.setString(offset + 8, event.messageType().orElse(null));
+        insert.setString(offset + 9, event.from().map(NodeId::value).orElse(null));
+    }
+
     private void flush() throws SQLException, IOException {
+        insertEvents.executeBatch();
+        for (int i = 0; i < pendingEventCount; i++) {
+            setEvent(insertEvent, 0, pendingEvents[i]);
+            insertEvent.addBatch();
+        }
+        pendingEventCount = 0;
         insertEvent.executeBatch();
         if (!chunk.isEmpty()) {
             insertChunk.setLong(1, chunk.firstPosition());

@@ -138,6 +138,13 @@ class H2StateHistoryIT {
         }
         assertThat(QueryResult.query(trace, "SELECT COUNT(*) FROM agent").rows())
                 .as("current rows, seed %d", seed).containsExactly(List.of(Integer.toString(live.size())));
+        // Every event, once (they are inserted many to a statement, the rest one by one).
+        assertThat(QueryResult.query(trace, "SELECT COUNT(*), COUNT(DISTINCT position), SUM(position) FROM events").rows())
+                .containsExactly(List.of("3000", "3000", Long.toString(2999L * 3000 / 2)));
+        StateStep sample = steps.get(2_999);
+        assertThat(QueryResult.query(trace, "SELECT node, lamport, at_millis, type, message_type, from_node FROM events"
+                + " WHERE position = 2999").rows()).containsExactly(List.of(sample.event().node().value(),
+                Long.toString(sample.event().lamport()), Long.toString(sample.event().atMillis()), "receive", "Begin", "n2"));
         // Every version's validity: the rows as of a position are the rows the steps up to it left.
         Map<Long, Map<String, Object>> rows = new LinkedHashMap<>();
         int next = 0;
