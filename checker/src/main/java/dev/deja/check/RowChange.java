@@ -3,6 +3,7 @@ package dev.deja.check;
 import dev.deja.node.NodeId;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One change to one row of a declared table, found by diffing a node's rows after an event with its rows
@@ -22,7 +23,30 @@ import java.util.Objects;
  */
 public record RowChange(String table, Kind kind, NodeId node, long oid, Map<String, Object> values) {
     /** What happened to a row. */
-    public enum Kind { INSERT, UPDATE, DELETE }
+    public enum Kind {
+        INSERT("I"), UPDATE("U"), DELETE("D");
+
+        private final String code;
+
+        Kind(String code) {
+            this.code = code;
+        }
+
+        /** The one-letter code that stands for this kind where changes are encoded (Python, stored steps). */
+        public String code() {
+            return code;
+        }
+
+        /** The kind whose {@link #code()} is {@code code}, if any. */
+        public static Optional<Kind> ofCode(String code) {
+            for (Kind kind : values()) {
+                if (kind.code.equals(code)) {
+                    return Optional.of(kind);
+                }
+            }
+            return Optional.empty();
+        }
+    }
 
     public RowChange {
         Objects.requireNonNull(table, "table");

@@ -246,11 +246,7 @@ public final class ScriptEvaluator implements AutoCloseable {
                         + ", which the script does not declare");
             }
             arguments[a++] = table;
-            arguments[a++] = symbol(switch (rowChange.kind()) {
-                case INSERT -> "I";
-                case UPDATE -> "U";
-                case DELETE -> "D";
-            });
+            arguments[a++] = symbol(rowChange.kind().code());
             arguments[a++] = symbol(rowChange.node().value());
             arguments[a++] = rowChange.oid();
             if (rowChange.kind() != RowChange.Kind.DELETE) {

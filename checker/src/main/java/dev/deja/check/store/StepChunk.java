@@ -24,8 +24,8 @@ import java.util.Optional;
  *
  * <p>The text is an array of steps; a step is {@code [position, node, incarnation, seq, lamport, atMillis, type,
  * messageType, from, changes]} with {@code null} for an absent message type or sender, and a change is {@code
- * [table, kind, node, oid, values]} with kind {@code "I"}, {@code "U"} or {@code "D"} and {@code null} values for
- * a delete. Values read back in the normalized forms of {@link RowChange} ({@link JsonValues}).
+ * [table, kind, node, oid, values]} with kind as {@link RowChange.Kind#code()} and {@code null} values for a
+ * delete. Values read back in the normalized forms of {@link RowChange} ({@link JsonValues}).
  */
 final class StepChunk {
     // NaN and the infinities as bare tokens, so that they read back as the doubles they were, not as strings.
@@ -61,11 +61,7 @@ final class StepChunk {
         for (RowChange change : step.changes()) {
             generator.writeStartArray();
             generator.writeString(change.table());
-            generator.writeString(switch (change.kind()) {
-                case INSERT -> "I";
-                case UPDATE -> "U";
-                case DELETE -> "D";
-            });
+            generator.writeString(change.kind().code());
             generator.writeString(change.node().value());
             generator.writeNumber(change.oid());
             if (change.kind() == RowChange.Kind.DELETE) {
@@ -122,13 +118,9 @@ final class StepChunk {
             JsonNode changes = step.get(9);
             List<RowChange> stepChanges = new ArrayList<>(changes.size());
             for (JsonNode change : changes) {
-                RowChange.Kind kind = switch (change.get(1).textValue()) {
-                    case "I" -> RowChange.Kind.INSERT;
-                    case "U" -> RowChange.Kind.UPDATE;
-                    case "D" -> RowChange.Kind.DELETE;
-                    default -> throw new CheckDatabaseException("a stored change of table " + change.get(0).textValue()
-                            + " at event " + event.position() + " has the unknown kind " + change.get(1));
-                };
+                RowChange.Kind kind = RowChange.Kind.ofCode(change.get(1).textValue()).orElseThrow(() ->
+                        new CheckDatabaseException("a stored change of table " + change.get(0).textValue()
+                                + " at event " + event.position() + " has the unknown kind " + change.get(1)));
                 @SuppressWarnings("unchecked")
                 Map<String, Object> values = kind == RowChange.Kind.DELETE ? Map.of()
                         : (Map<String, Object>) JsonValues.convert(change.get(4));
