@@ -49,7 +49,6 @@ public final class StateExtractor {
     private final List<TableSchema> schemas;
     private final List<Class<?>> tableClasses;
     private final Map<Class<?>, ClassPlan> plans = new HashMap<>();
-    private final Map<Class<?>, List<Accessor>> recordComponents = new HashMap<>();
     private final Map<Type, Boolean> mayReachCache = new HashMap<>();
     private final Map<NodeId, NodeObjects> nodes = new HashMap<>();
     private long nextOid = 1;
@@ -113,7 +112,7 @@ public final class StateExtractor {
         /** The rows of the previous and of this extraction, in walk order. */
         List<Seen> previousRows = new ArrayList<>();
         List<Seen> rows = new ArrayList<>();
-        final ArrayDeque<Object> pending = new ArrayDeque<>();
+        final ArrayDeque<Seen> pending = new ArrayDeque<>();
         long epoch;
     }
 
@@ -137,7 +136,10 @@ public final class StateExtractor {
         }
     }
 
-    /** The record of {@code object} for this extraction, created the first time it is met. */
+    /**
+     * The record of {@code object} for this extraction, created the first time it is met. A record found in the
+     * map was seen at the previous extraction (the diff drops the others), so it keeps its oid and row.
+     */
     private static Seen see(Object object, NodeObjects objects) {
         Seen seen = objects.seen.get(object);
         if (seen == null) {
@@ -145,12 +147,6 @@ public final class StateExtractor {
             objects.seen.put(object, seen);
         }
         if (seen.epoch != objects.epoch) {
-            if (seen.epoch != objects.epoch - 1) {
-                // Not seen at the previous extraction: a new object, or one that came back (a new oid either way).
-                seen.oid = 0;
-                seen.table = -1;
-                seen.values = null;
-            }
             seen.epoch = objects.epoch;
             seen.visited = false;
             seen.tableBefore = seen.table;
@@ -163,14 +159,15 @@ public final class StateExtractor {
     }
 
     private void walk(Object root, NodeObjects objects) {
-        ArrayDeque<Object> pending = objects.pending;
-        pending.add(root);
-        see(root, objects).visited = true;
+        ArrayDeque<Seen> pending = objects.pending;
+        Seen first = see(root, objects);
+        first.visited = true;
+        pending.add(first);
         while (!pending.isEmpty()) {
-            Object object = pending.removeFirst();
+            Seen row = pending.removeFirst();
+            Object object = row.object;
             ClassPlan plan = plan(object.getClass());
             if (plan.table >= 0) {
-                Seen row = see(object, objects);
                 oid(row);
                 Object[] values = new Object[plan.columns.length];
                 for (int c = 0; c < values.length; c++) {
@@ -220,7 +217,7 @@ public final class StateExtractor {
             Seen seen = see(child, objects);
             if (!seen.visited) {
                 seen.visited = true;
-                objects.pending.addLast(child);
+                objects.pending.addLast(seen);
             }
         }
     }
@@ -309,7 +306,8 @@ public final class StateExtractor {
     }
 
     private Object normalizeObject(Object value, NodeObjects objects) {
-        if (plan(value.getClass()).table >= 0) {
+        ClassPlan plan = plan(value.getClass());
+        if (plan.table >= 0) {
             return oid(see(value, objects));
         }
         if (value instanceof Map<?, ?> map) {
@@ -344,7 +342,10 @@ public final class StateExtractor {
         }
         if (value instanceof Record record) {
             Map<Object, Object> copy = new LinkedHashMap<>();
-            for (Accessor component : recordComponents(record.getClass())) {
+            if (plan.recordComponents == null) {
+                plan.recordComponents = recordComponents(record.getClass());
+            }
+            for (Accessor component : plan.recordComponents) {
                 copy.put(component.name(), normalize(component.read(record), objects));
             }
             return Collections.unmodifiableMap(copy);
@@ -385,19 +386,14 @@ public final class StateExtractor {
         return ((Comparable) x).compareTo(y);
     }
 
-    /** The accessors of a record class's components, in declaration order, looked up once. */
-    private List<Accessor> recordComponents(Class<?> type) {
-        List<Accessor> components = recordComponents.get(type);
-        if (components == null) {
-            components = new ArrayList<>();
-            for (RecordComponent component : type.getRecordComponents()) {
-                Method accessor = component.getAccessor();
-                accessor.setAccessible(true);
-                components.add(Accessor.of(accessor, component.getName()));
-            }
-            recordComponents.put(type, components);
+    private static List<Accessor> recordComponents(Class<?> type) {
+        List<Accessor> components = new ArrayList<>();
+        for (RecordComponent component : type.getRecordComponents()) {
+            Method accessor = component.getAccessor();
+            accessor.setAccessible(true);
+            components.add(Accessor.of(accessor, component.getName()));
         }
-        return components;
+        return List.copyOf(components);
     }
 
     /**
@@ -439,6 +435,8 @@ public final class StateExtractor {
         Accessor[] columns = new Accessor[0];
         boolean container;
         List<Accessor> walkFields = List.of();
+        /** A record's component accessors, in declaration order; looked up when a column first holds one. */
+        List<Accessor> recordComponents;
     }
 
     private ClassPlan plan(Class<?> type) {
