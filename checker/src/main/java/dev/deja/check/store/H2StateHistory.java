@@ -29,6 +29,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -222,6 +223,7 @@ public final class H2StateHistory implements StateHistory {
             throw failure("start the history", e);
         }
         chunk.clear();
+        pendingEventCount = 0;
         pendingViolations.clear();
         pendingSteps = 0;
         nextVersionId = 1;
@@ -240,27 +242,31 @@ public final class H2StateHistory implements StateHistory {
     }
 
     private void createTables(List<TableSchema> newSchemas, Statement statement) throws SQLException, JsonProcessingException {
-            statement.execute("CREATE TABLE deja_meta(meta_key VARCHAR PRIMARY KEY, meta_value VARCHAR)");
-            statement.execute("CREATE TABLE events(position BIGINT PRIMARY KEY, node VARCHAR NOT NULL, incarnation INT,"
-                    + " seq BIGINT, lamport BIGINT, at_millis BIGINT, type VARCHAR, message_type VARCHAR, from_node VARCHAR)");
-            statement.execute("CREATE TABLE deja_steps(first_position BIGINT PRIMARY KEY, last_position BIGINT NOT NULL,"
-                    + " steps VARCHAR NOT NULL)");
-            statement.execute("CREATE TABLE violations(id INT AUTO_INCREMENT PRIMARY KEY, position BIGINT, predicate VARCHAR,"
-                    + " kind VARCHAR, status VARCHAR, node VARCHAR, lamport BIGINT, end_position BIGINT, aux VARCHAR,"
-                    + " message VARCHAR, violation_json VARCHAR)");
-            writers.clear();
-            for (TableSchema schema : newSchemas) {
-                writers.put(schema.name(), new TableWriter(schema, statement));
-            }
-            putMeta("format", Integer.toString(FORMAT));
-            putMeta("schemas", JSON.writeValueAsString(newSchemas));
-            putMeta("complete", "false");
-            insertEvent = connection.prepareStatement("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
-            insertEvents = connection.prepareStatement("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                    + ", (?, ?, ?, ?, ?, ?, ?, ?, ?)".repeat(EVENTS_PER_STATEMENT - 1));
-            pendingEventCount = 0;
-            insertChunk = connection.prepareStatement("INSERT INTO deja_steps VALUES (?, ?, ?)");
-            connection.commit();
+        statement.execute("CREATE TABLE deja_meta(meta_key VARCHAR PRIMARY KEY, meta_value VARCHAR)");
+        statement.execute("CREATE TABLE events(position BIGINT PRIMARY KEY, node VARCHAR NOT NULL, incarnation INT,"
+                + " seq BIGINT, lamport BIGINT, at_millis BIGINT, type VARCHAR, message_type VARCHAR, from_node VARCHAR)");
+        statement.execute("CREATE TABLE deja_steps(first_position BIGINT PRIMARY KEY, last_position BIGINT NOT NULL,"
+                + " steps VARCHAR NOT NULL)");
+        statement.execute("CREATE TABLE violations(id INT AUTO_INCREMENT PRIMARY KEY, position BIGINT, predicate VARCHAR,"
+                + " kind VARCHAR, status VARCHAR, node VARCHAR, lamport BIGINT, end_position BIGINT, aux VARCHAR,"
+                + " message VARCHAR, violation_json VARCHAR)");
+        writers.clear();
+        for (TableSchema schema : newSchemas) {
+            writers.put(schema.name(), new TableWriter(schema, statement));
+        }
+        putMeta("format", Integer.toString(FORMAT));
+        putMeta("schemas", JSON.writeValueAsString(newSchemas));
+        putMeta("complete", "false");
+        insertEvent = prepareEventInsert(1);
+        insertEvents = prepareEventInsert(EVENTS_PER_STATEMENT);
+        insertChunk = connection.prepareStatement("INSERT INTO deja_steps VALUES (?, ?, ?)");
+        connection.commit();
+    }
+
+    /** An insert of {@code rows} events in one statement. */
+    private PreparedStatement prepareEventInsert(int rows) throws SQLException {
+        return connection.prepareStatement("INSERT INTO events VALUES " + String.join(", ",
+                Collections.nCopies(rows, "(?, ?, ?, ?, ?, ?, ?, ?, ?)")));
     }
 
     @Override
