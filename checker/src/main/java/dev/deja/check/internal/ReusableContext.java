@@ -45,19 +45,19 @@ final class ReusableContext {
                 baseline_modules = set(sys.modules)
                 baseline_builtins = dict(vars(builtins))
                 deja = []
-                def restore(namespace, baseline, remove, put):
+                def restore(target, baseline):
                     # Through setattr and delattr, which the interpreter's caches observe, and only for what a
                     # script changed, so that compiled code relying on the rest stays valid.
+                    namespace = vars(target)
                     for name in [n for n in namespace if n not in baseline]:
-                        remove(name)
+                        delattr(target, name)
                     for name, value in baseline.items():
                         if namespace.get(name) is not value:
-                            put(name, value)
+                            setattr(target, name, value)
                 def install():
                     for name in [n for n in sys.modules if n not in baseline_modules]:
                         del sys.modules[name]
-                    restore(vars(builtins), baseline_builtins, lambda n: delattr(builtins, n),
-                            lambda n, v: setattr(builtins, n, v))
+                    restore(builtins, baseline_builtins)
                     for name in [n for n in vars(main) if n not in keep]:
                         delattr(main, name)
                     if not deja:
@@ -67,7 +67,7 @@ final class ReusableContext {
                         deja.append((m, dict(vars(m))))
                     else:
                         m, baseline = deja[0]
-                        restore(vars(m), baseline, lambda n: delattr(m, n), lambda n, v: setattr(m, n, v))
+                        restore(m, baseline)
                         m._reset()
                     sys.modules["deja"] = m
                     return m
