@@ -11,6 +11,7 @@ import java.lang.reflect.AccessibleObject;
 import java.lang.reflect.Array;
 import java.lang.reflect.Field;
 import java.lang.reflect.GenericArrayType;
+import java.lang.reflect.Member;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
@@ -29,6 +30,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.SortedSet;
 
 /**
@@ -403,12 +405,30 @@ public final class StateExtractor {
     private record Accessor(String name, MethodHandle handle, AccessibleObject member) {
         private static final MethodType GETTER = MethodType.methodType(Object.class, Object.class);
 
+        /**
+         * The handles made so far, by declaring class, kept for the process: every check of a process makes its own
+         * plans, and a handle made again spins new lambda-form classes that the JIT compiles again on every check.
+         * A {@link ClassValue} lets a node class (and its handles) be unloaded with its class loader.
+         */
+        private static final ClassValue<Map<AccessibleObject, MethodHandle>> HANDLES = new ClassValue<>() {
+            @Override
+            protected Map<AccessibleObject, MethodHandle> computeValue(Class<?> type) {
+                return new ConcurrentHashMap<>();
+            }
+        };
+
         /** For an accessible field or method. */
         static Accessor of(AccessibleObject member, String name) {
+            Class<?> declaring = ((Member) member).getDeclaringClass();
+            MethodHandle handle = HANDLES.get(declaring).computeIfAbsent(member, Accessor::handle);
+            return new Accessor(name, handle, member);
+        }
+
+        private static MethodHandle handle(AccessibleObject member) {
             try {
                 MethodHandle handle = member instanceof Field field ? MethodHandles.lookup().unreflectGetter(field)
                         : MethodHandles.lookup().unreflect((Method) member);
-                return new Accessor(name, handle.asType(GETTER), member);
+                return handle.asType(GETTER);
             } catch (IllegalAccessException e) {
                 throw new IllegalStateException("cannot read " + member + ": " + e.getMessage(), e);
             }
