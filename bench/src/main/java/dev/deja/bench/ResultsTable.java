@@ -97,6 +97,13 @@ final class ResultsTable {
             check.path("per_example").properties().forEach(e ->
                     summary("checked / plain replay (" + e.getKey() + ", " + count(e.getValue().path("events_checked")
                             .asLong()) + " events)", e.getValue(), "x", "<= 3 x"));
+            check.path("per_example").properties().forEach(e -> {
+                JsonNode later = e.getValue().path("later_rounds");
+                if (later.has("median")) {
+                    summary("  the same after " + later.path("checks_before").asLong() + " checks (" + e.getKey() + ")",
+                            later, "x", "");
+                }
+            });
             if (check.has("skipped")) {
                 single("  left out", check.path("skipped").asText());
             }
