@@ -72,7 +72,8 @@ public final class H2StateHistory implements StateHistory {
     public static final String NAME = "history";
     static final int FORMAT = 2;
     private static final int COMMIT_EVERY = 2_000;
-    private static final int EVENTS_PER_STATEMENT = 50;
+    /** Rows inserted by one statement: H2's cost per statement is about that of a row. */
+    private static final int ROWS_PER_STATEMENT = 50;
     private static final ObjectMapper JSON = JsonMapper.builder().addModule(new Jdk8Module())
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 
@@ -94,11 +95,7 @@ public final class H2StateHistory implements StateHistory {
     // Written by another version of Deja: never reused, replaced by the next check.
     private boolean otherFormat;
     private final Map<String, TableWriter> writers = new LinkedHashMap<>();
-    private PreparedStatement insertEvent;
-    // Events are inserted EVENTS_PER_STATEMENT at a time: H2's cost per statement is about that of a row.
-    private PreparedStatement insertEvents;
-    private final CheckedEvent[] pendingEvents = new CheckedEvent[EVENTS_PER_STATEMENT];
-    private int pendingEventCount;
+    private BatchedInsert<CheckedEvent> insertEvents;
     private PreparedStatement insertChunk;
     private final StepChunk chunk = new StepChunk();
     private final List<Violation> pendingViolations = new ArrayList<>();
@@ -234,7 +231,6 @@ public final class H2StateHistory implements StateHistory {
             throw failure("start the history", e);
         }
         chunk.clear();
-        pendingEventCount = 0;
         pendingViolations.clear();
         pendingSteps = 0;
         nextVersionId = 1;
@@ -268,16 +264,57 @@ public final class H2StateHistory implements StateHistory {
         putMeta("format", Integer.toString(FORMAT));
         putMeta("schemas", JSON.writeValueAsString(newSchemas));
         putMeta("complete", "false");
-        insertEvent = prepareEventInsert(1);
-        insertEvents = prepareEventInsert(EVENTS_PER_STATEMENT);
+        insertEvents = new BatchedInsert<>("events", 9, H2StateHistory::setEvent);
         insertChunk = connection.prepareStatement("INSERT INTO deja_steps VALUES (?, ?, ?)");
         connection.commit();
     }
 
-    /** An insert of {@code rows} events in one statement. */
-    private PreparedStatement prepareEventInsert(int rows) throws SQLException {
-        return connection.prepareStatement("INSERT INTO events VALUES " + String.join(", ",
-                Collections.nCopies(rows, "(?, ?, ?, ?, ?, ?, ?, ?, ?)")));
+    /** Sets the parameters of one row from {@code offset} (0 for the first row of a statement). */
+    @FunctionalInterface
+    private interface RowSetter<T> {
+        void set(PreparedStatement insert, int offset, T row) throws SQLException;
+    }
+
+    /**
+     * Inserts rows into one table {@value #ROWS_PER_STATEMENT} to a statement, batched until {@link #flush}, which
+     * inserts the rest one to a statement.
+     */
+    private final class BatchedInsert<T> {
+        private final PreparedStatement one;
+        private final PreparedStatement many;
+        private final int width;
+        private final RowSetter<T> setter;
+        private final List<T> pending = new ArrayList<>(ROWS_PER_STATEMENT);
+
+        BatchedInsert(String table, int width, RowSetter<T> setter) throws SQLException {
+            this.width = width;
+            this.setter = setter;
+            String row = "(" + String.join(", ", Collections.nCopies(width, "?")) + ")";
+            this.one = connection.prepareStatement("INSERT INTO " + table + " VALUES " + row);
+            this.many = connection.prepareStatement("INSERT INTO " + table + " VALUES "
+                    + String.join(", ", Collections.nCopies(ROWS_PER_STATEMENT, row)));
+        }
+
+        void add(T row) throws SQLException {
+            pending.add(row);
+            if (pending.size() == ROWS_PER_STATEMENT) {
+                for (int i = 0; i < ROWS_PER_STATEMENT; i++) {
+                    setter.set(many, width * i, pending.get(i));
+                }
+                many.addBatch();
+                pending.clear();
+            }
+        }
+
+        void flush() throws SQLException {
+            many.executeBatch();
+            for (T row : pending) {
+                setter.set(one, 0, row);
+                one.addBatch();
+            }
+            pending.clear();
+            one.executeBatch();
+        }
     }
 
     @Override
@@ -285,14 +322,7 @@ public final class H2StateHistory implements StateHistory {
         requireWritable();
         CheckedEvent event = step.event();
         try {
-            pendingEvents[pendingEventCount++] = event;
-            if (pendingEventCount == EVENTS_PER_STATEMENT) {
-                for (int i = 0; i < EVENTS_PER_STATEMENT; i++) {
-                    setEvent(insertEvents, 9 * i, pendingEvents[i]);
-                }
-                insertEvents.addBatch();
-                pendingEventCount = 0;
-            }
+            insertEvents.add(event);
             for (RowChange change : step.changes()) {
                 TableWriter writer = writers.get(change.table());
                 if (writer == null) {
@@ -323,13 +353,7 @@ public final class H2StateHistory implements StateHistory {
     }
 
     private void flush() throws SQLException, IOException {
-        insertEvents.executeBatch();
-        for (int i = 0; i < pendingEventCount; i++) {
-            setEvent(insertEvent, 0, pendingEvents[i]);
-            insertEvent.addBatch();
-        }
-        pendingEventCount = 0;
-        insertEvent.executeBatch();
+        insertEvents.flush();
         if (!chunk.isEmpty()) {
             insertChunk.setLong(1, chunk.firstPosition());
             insertChunk.setLong(2, chunk.lastPosition());
@@ -555,7 +579,7 @@ public final class H2StateHistory implements StateHistory {
     /** Keeps one declared table's {@code _history} table: a version is inserted once its row changes again. */
     private final class TableWriter {
         private final TableSchema schema;
-        private final PreparedStatement insert;
+        private final BatchedInsert<Ended> insert;
         /** The current version of each live row, not yet inserted. */
         private final Map<RowKey, Version> current = new HashMap<>();
 
@@ -563,6 +587,10 @@ public final class H2StateHistory implements StateHistory {
         }
 
         private record Version(long id, long validFrom, RowChange change) {
+        }
+
+        /** A version to insert, with the position that ended it, or null while it is current. */
+        private record Ended(Version version, Long validTo) {
         }
 
         TableWriter(TableSchema schema, Statement statement) throws SQLException {
@@ -575,18 +603,16 @@ public final class H2StateHistory implements StateHistory {
             String history = quote(schema.name() + "_history");
             StringBuilder columns = new StringBuilder();
             StringBuilder viewColumns = new StringBuilder();
-            StringBuilder marks = new StringBuilder();
             for (String column : schema.columns()) {
                 columns.append(", ").append(quote(column)).append(" VARCHAR");
                 viewColumns.append(", ").append(quote(column));
-                marks.append(", ?");
             }
             statement.execute("CREATE TABLE " + history + "(version_id BIGINT PRIMARY KEY, node VARCHAR NOT NULL,"
                     + " oid BIGINT NOT NULL, valid_from BIGINT NOT NULL, valid_to BIGINT" + columns + ")");
             statement.execute("CREATE INDEX " + quote(schema.name() + "_history_from") + " ON " + history + "(valid_from)");
             statement.execute("CREATE VIEW " + quote(schema.name()) + " AS SELECT node, oid" + viewColumns + " FROM "
                     + history + " WHERE valid_to IS NULL");
-            insert = connection.prepareStatement("INSERT INTO " + history + " VALUES (?, ?, ?, ?, ?" + marks + ")");
+            insert = new BatchedInsert<>(history, 5 + schema.columns().size(), this::setVersion);
         }
 
         void apply(long position, RowChange change) throws SQLException {
@@ -609,25 +635,29 @@ public final class H2StateHistory implements StateHistory {
         }
 
         private void insert(Version version, Long validTo) throws SQLException {
+            insert.add(new Ended(version, validTo));
+        }
+
+        private void setVersion(PreparedStatement statement, int offset, Ended ended) throws SQLException {
+            Version version = ended.version();
             RowChange change = version.change();
-            insert.setLong(1, version.id());
-            insert.setString(2, change.node().value());
-            insert.setLong(3, change.oid());
-            insert.setLong(4, version.validFrom());
-            if (validTo == null) {
-                insert.setNull(5, Types.BIGINT);
+            statement.setLong(offset + 1, version.id());
+            statement.setString(offset + 2, change.node().value());
+            statement.setLong(offset + 3, change.oid());
+            statement.setLong(offset + 4, version.validFrom());
+            if (ended.validTo() == null) {
+                statement.setNull(offset + 5, Types.BIGINT);
             } else {
-                insert.setLong(5, validTo);
+                statement.setLong(offset + 5, ended.validTo());
             }
-            int index = 6;
+            int index = offset + 6;
             for (String column : schema.columns()) {
-                insert.setString(index++, readable(change.values().get(column)));
+                statement.setString(index++, readable(change.values().get(column)));
             }
-            insert.addBatch();
         }
 
         void flush() throws SQLException {
-            insert.executeBatch();
+            insert.flush();
         }
     }
 }
