@@ -22,7 +22,9 @@ import picocli.CommandLine.Parameters;
                 "  T              the rows of declared table T at the end of the trace",
                 "  T_history      every version of every row: node, oid, valid_from, valid_to (exclusive; NULL = still current), columns",
                 "  events         position, node, incarnation, seq, lamport, at_millis, type, message_type, from_node",
-                "  violations     position, predicate, kind, status, node, lamport, end_position, aux, message"},
+                "  violations     position, predicate, kind, status, node, lamport, end_position, aux, message",
+                "The first query after a check builds T, T_history and events from the stored steps (once; it says so).",
+                "A check stores only the steps, so that re-checking stays quick."},
         footer = {"", "Examples:",
                 "  deja sql traces/t \"SELECT * FROM Agent\"",
                 "  deja sql traces/t \"SELECT node, accepted_round FROM Agent_history WHERE valid_from <= 300 AND (valid_to IS NULL OR valid_to > 300)\"",
@@ -49,7 +51,10 @@ public final class SqlCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         QueryResult result;
         try {
-            result = QueryResult.query(trace, query);
+            result = QueryResult.query(trace, query, notice -> {
+                err.println(notice);
+                err.flush();
+            });
         } catch (CheckDatabaseException e) {
             err.println("deja sql: " + e.getMessage());
             return 2;

@@ -89,10 +89,12 @@ class CheckHistoryCommandIT {
                 "SELECT position, predicate, node FROM violations", "--format", "csv");
         assertThat(violations.status()).as(violations.err()).isZero();
         assertThat(violations.out()).isEqualTo("position,predicate,node\n3231,global_consistency,n6\n");
+        assertThat(violations.err()).as("the first query after the check").contains("building the query tables");
 
         CliRun.Output asOf = CliRun.run("sql", trace.toString(), "SELECT COUNT(*) AS agents FROM Agent_history"
                 + " WHERE valid_from <= 3231 AND (valid_to IS NULL OR valid_to > 3231)", "--format", "json");
         assertThat(asOf.out().replaceAll("\\s+", "")).isEqualToIgnoringCase("[{\"agents\":\"7\"}]");
+        assertThat(asOf.err()).as("built once").doesNotContain("building");
 
         CliRun.Output update = CliRun.run("sql", trace.toString(), "DELETE FROM violations");
         assertThat(update.status()).isEqualTo(2);

@@ -55,12 +55,13 @@ import java.util.function.Consumer;
  *       history was extracted with.</li>
  * </ul>
  *
- * <p>Writing is built for speed, since it runs alongside every check: a fresh check starts a new database file
- * (dropping tables would leave the old pages in the file, and compacting it costs more than the check), a row
- * version is inserted once, complete with its {@code valid_to}, when the next change of its row ends it (or
- * when the check ends, still current), and steps are stored a chunk per row. Writes are batched and committed
- * every {@value #COMMIT_EVERY} steps. Confined to one thread. The database is embedded only: no server or
- * console is ever started.
+ * <p>Writing is built for speed, since it runs alongside every check: a check stores only the steps (and, at its
+ * end, the violations). The tables for queries, {@code events} and every {@code T_history} with its view, are
+ * built from the stored steps by the first query after the check ({@link #prepareForQueries}), so a check does not
+ * pay for them and the edit &rarr; re-check loop, which never queries, does not either. A fresh check starts a new
+ * database file (dropping tables would leave the old pages in the file, and compacting it costs more than the
+ * check). Writes are batched and committed every {@value #COMMIT_EVERY} steps. Confined to one thread. The
+ * database is embedded only: no server or console is ever started.
  */
 public final class H2StateHistory implements StateHistory {
     /** Whether this history may be written. */
@@ -70,8 +71,12 @@ public final class H2StateHistory implements StateHistory {
     public static final String DIRECTORY = "check";
     /** Database name inside {@link #DIRECTORY}; H2 adds {@code .mv.db}. */
     public static final String NAME = "history";
-    static final int FORMAT = 2;
+    static final int FORMAT = 3;
     private static final int COMMIT_EVERY = 2_000;
+    /** The meta key set once the tables for queries are built. */
+    private static final String QUERY_TABLES = "query_tables";
+    /** The tables a check writes itself (upper case); the others are built for queries. */
+    private static final java.util.Set<String> CHECK_TABLES = java.util.Set.of("DEJA_META", "DEJA_STEPS", "VIOLATIONS");
     /** Rows inserted by one statement: H2's cost per statement is about that of a row. */
     private static final int ROWS_PER_STATEMENT = 50;
     private static final ObjectMapper JSON = JsonMapper.builder().addModule(new Jdk8Module())
@@ -95,7 +100,6 @@ public final class H2StateHistory implements StateHistory {
     // Written by another version of Deja: never reused, replaced by the next check.
     private boolean otherFormat;
     private final Map<String, TableWriter> writers = new LinkedHashMap<>();
-    private BatchedInsert<CheckedEvent> insertEvents;
     private PreparedStatement insertChunk;
     private final StepChunk chunk = new StepChunk();
     private final List<Violation> pendingViolations = new ArrayList<>();
@@ -233,7 +237,6 @@ public final class H2StateHistory implements StateHistory {
         chunk.clear();
         pendingViolations.clear();
         pendingSteps = 0;
-        nextVersionId = 1;
         checking = true;
     }
 
@@ -249,24 +252,29 @@ public final class H2StateHistory implements StateHistory {
     }
 
     private void createTables(List<TableSchema> newSchemas, Statement statement) throws SQLException, JsonProcessingException {
+        for (TableSchema schema : newSchemas) {
+            requireFreeName(schema);
+        }
         statement.execute("CREATE TABLE deja_meta(meta_key VARCHAR PRIMARY KEY, meta_value VARCHAR)");
-        statement.execute("CREATE TABLE events(position BIGINT PRIMARY KEY, node VARCHAR NOT NULL, incarnation INT,"
-                + " seq BIGINT, lamport BIGINT, at_millis BIGINT, type VARCHAR, message_type VARCHAR, from_node VARCHAR)");
         statement.execute("CREATE TABLE deja_steps(first_position BIGINT PRIMARY KEY, last_position BIGINT NOT NULL,"
                 + " steps VARCHAR NOT NULL)");
         statement.execute("CREATE TABLE violations(id INT AUTO_INCREMENT PRIMARY KEY, position BIGINT, predicate VARCHAR,"
                 + " kind VARCHAR, status VARCHAR, node VARCHAR, lamport BIGINT, end_position BIGINT, aux VARCHAR,"
                 + " message VARCHAR, violation_json VARCHAR)");
-        writers.clear();
-        for (TableSchema schema : newSchemas) {
-            writers.put(schema.name(), new TableWriter(schema, statement));
-        }
         putMeta("format", Integer.toString(FORMAT));
         putMeta("schemas", JSON.writeValueAsString(newSchemas));
         putMeta("complete", "false");
-        insertEvents = new BatchedInsert<>("events", 9, H2StateHistory::setEvent);
         insertChunk = connection.prepareStatement("INSERT INTO deja_steps VALUES (?, ?, ?)");
         connection.commit();
+    }
+
+    /** The names the database's own tables take are refused as soon as a check starts, naming the table. */
+    private static void requireFreeName(TableSchema schema) {
+        String upper = schema.name().toUpperCase(java.util.Locale.ROOT);
+        if (upper.equals("EVENTS") || upper.equals("VIOLATIONS") || upper.startsWith("DEJA_")) {
+            throw new IllegalArgumentException("table name '" + schema.name() + "' is reserved by the check database"
+                    + " (events, violations, deja_*); rename the table in the script");
+        }
     }
 
     /** Sets the parameters of one row from {@code offset} (0 for the first row of a statement). */
@@ -322,15 +330,6 @@ public final class H2StateHistory implements StateHistory {
         requireWritable();
         CheckedEvent event = step.event();
         try {
-            insertEvents.add(event);
-            for (RowChange change : step.changes()) {
-                TableWriter writer = writers.get(change.table());
-                if (writer == null) {
-                    throw new IllegalArgumentException("a change to table " + change.table()
-                            + ", which the script did not declare");
-                }
-                writer.apply(event.position(), change);
-            }
             chunk.add(step);
             if (++pendingSteps % COMMIT_EVERY == 0) {
                 flush();
@@ -353,7 +352,6 @@ public final class H2StateHistory implements StateHistory {
     }
 
     private void flush() throws SQLException, IOException {
-        insertEvents.flush();
         if (!chunk.isEmpty()) {
             insertChunk.setLong(1, chunk.firstPosition());
             insertChunk.setLong(2, chunk.lastPosition());
@@ -361,17 +359,11 @@ public final class H2StateHistory implements StateHistory {
             insertChunk.executeUpdate();
             chunk.clear();
         }
-        for (TableWriter writer : writers.values()) {
-            writer.flush();
-        }
         connection.commit();
     }
 
-    /** Writes the versions still current (their valid_to stays NULL) and everything batched. */
+    /** Stores the steps still held. */
     private void endCheck() throws SQLException, IOException {
-        for (TableWriter writer : writers.values()) {
-            writer.writeCurrent();
-        }
         flush();
         checking = false;
     }
@@ -412,6 +404,109 @@ public final class H2StateHistory implements StateHistory {
             connection.commit();
         } catch (SQLException | IOException e) {
             throw failure("finish the history", e);
+        }
+    }
+
+    /** Whether the tables for queries are still to be built from the stored steps (see {@link #prepareForQueries}). */
+    boolean needsQueryTables() {
+        try {
+            return !otherFormat && tableExists("DEJA_META") && !meta(QUERY_TABLES).orElse("false").equals("true");
+        } catch (SQLException e) {
+            throw failure("read the history's state", e);
+        }
+    }
+
+    /**
+     * Builds the tables for queries of {@code trace}'s history ({@code events}, every declared table's {@code
+     * _history} table and its view) from the stored steps, unless they are built already. The first query after
+     * each check does this, once; {@code notice} is told before a build starts, which takes about as long as a
+     * check's history writes did before they were left to it.
+     *
+     * @throws CheckDatabaseException if the database cannot be written (the directory is read-only, another process
+     *                                has it open) or a stored chunk is unreadable
+     */
+    public static void prepareForQueries(Path trace, Consumer<String> notice) {
+        Path file = databaseFile(trace);
+        if (!Files.isWritable(file) || !Files.isWritable(file.getParent())) {
+            throw new CheckDatabaseException(file + ": the tables for queries are built from the stored steps by the"
+                    + " first query after a check, which needs write access to " + file.getParent()
+                    + "; query once with write access, or check the trace again with it");
+        }
+        try (H2StateHistory history = open(trace, Mode.READ_WRITE)) {
+            if (history.needsQueryTables()) {
+                notice.accept("deja: building the query tables of " + file + " from the stored steps (once after"
+                        + " each check)");
+                history.buildQueryTables();
+            }
+        }
+    }
+
+    private void buildQueryTables() {
+        try {
+            List<TableSchema> stored = JSON.readValue(meta("schemas").orElse("[]"), new TypeReference<>() { });
+            try (Statement statement = connection.createStatement()) {
+                // A build stopped half-way (its process was killed) left some of them: start again.
+                for (String view : existingViews()) {
+                    statement.execute("DROP VIEW IF EXISTS " + quote(view));
+                }
+                for (String table : existingTables()) {
+                    if (!CHECK_TABLES.contains(table.toUpperCase(java.util.Locale.ROOT))) {
+                        statement.execute("DROP TABLE IF EXISTS " + quote(table) + " CASCADE");
+                    }
+                }
+                statement.execute("CREATE TABLE events(position BIGINT PRIMARY KEY, node VARCHAR NOT NULL,"
+                        + " incarnation INT, seq BIGINT, lamport BIGINT, at_millis BIGINT, type VARCHAR,"
+                        + " message_type VARCHAR, from_node VARCHAR)");
+                writers.clear();
+                for (TableSchema schema : stored) {
+                    writers.put(schema.name(), new TableWriter(schema, statement));
+                }
+            }
+            BatchedInsert<CheckedEvent> events = new BatchedInsert<>("events", 9, H2StateHistory::setEvent);
+            nextVersionId = 1;
+            List<Long> chunks = new ArrayList<>();
+            try (Statement statement = connection.createStatement();
+                 ResultSet rows = statement.executeQuery("SELECT first_position FROM deja_steps ORDER BY first_position")) {
+                while (rows.next()) {
+                    chunks.add(rows.getLong(1));
+                }
+            }
+            // A chunk at a time, committed after each, so that no result set stays open across a commit.
+            try (PreparedStatement read = connection.prepareStatement("SELECT steps FROM deja_steps WHERE first_position = ?")) {
+                for (long first : chunks) {
+                    read.setLong(1, first);
+                    String json;
+                    try (ResultSet rows = read.executeQuery()) {
+                        rows.next();
+                        json = rows.getString(1);
+                    }
+                    for (StateStep step : StepChunk.read(json)) {
+                        events.add(step.event());
+                        for (RowChange change : step.changes()) {
+                            TableWriter writer = writers.get(change.table());
+                            if (writer == null) {
+                                throw new CheckDatabaseException(file + ": a stored change at event "
+                                        + step.event().position() + " is to table " + change.table()
+                                        + ", which the stored declarations do not have");
+                            }
+                            writer.apply(step.event().position(), change);
+                        }
+                    }
+                    events.flush();
+                    for (TableWriter writer : writers.values()) {
+                        writer.flush();
+                    }
+                    connection.commit();
+                }
+            }
+            for (TableWriter writer : writers.values()) {
+                writer.writeCurrent();
+                writer.flush();
+            }
+            putMeta(QUERY_TABLES, "true");
+            connection.commit();
+        } catch (SQLException | JsonProcessingException e) {
+            throw failure("build the query tables", e);
         }
     }
 
@@ -595,11 +690,7 @@ public final class H2StateHistory implements StateHistory {
 
         TableWriter(TableSchema schema, Statement statement) throws SQLException {
             this.schema = schema;
-            String upper = schema.name().toUpperCase(java.util.Locale.ROOT);
-            if (upper.equals("EVENTS") || upper.equals("VIOLATIONS") || upper.startsWith("DEJA_")) {
-                throw new IllegalArgumentException("table name '" + schema.name() + "' is reserved by the check database"
-                        + " (events, violations, deja_*); rename the table in the script");
-            }
+            requireFreeName(schema);
             String history = quote(schema.name() + "_history");
             StringBuilder columns = new StringBuilder();
             StringBuilder viewColumns = new StringBuilder();

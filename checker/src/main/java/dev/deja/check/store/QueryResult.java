@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -26,15 +27,21 @@ public record QueryResult(List<String> columns, List<List<String>> rows) {
 
     /**
      * Runs {@code sql} against the check database of {@code trace}, opened read-only. Anything but a query
-     * is refused before it reaches the database.
+     * is refused before it reaches the database. The first query after a check builds the tables for queries
+     * first ({@link H2StateHistory#prepareForQueries}).
      */
     public static QueryResult query(java.nio.file.Path trace, String sql) {
+        return query(trace, sql, notice -> { });
+    }
+
+    /** Like {@link #query(java.nio.file.Path, String)}, telling {@code notice} when the tables are built first. */
+    public static QueryResult query(java.nio.file.Path trace, String sql, Consumer<String> notice) {
         if (!READ_ONLY.matcher(sql).matches()) {
             throw new CheckDatabaseException("only queries are allowed (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN);"
                     + " the check database is written only by 'deja check'");
         }
-        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_ONLY)) {
-            Connection connection = history.connection();
+        try (H2StateHistory ready = readyForQueries(trace, notice)) {
+            Connection connection = ready.connection();
             connection.setReadOnly(true);
             try (Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(sql)) {
                 ResultSetMetaData meta = result.getMetaData();
@@ -57,6 +64,17 @@ public record QueryResult(List<String> columns, List<List<String>> rows) {
         } catch (SQLException e) {
             throw H2StateHistory.translate(e, H2StateHistory.databaseFile(trace));
         }
+    }
+
+    /** The history opened read-only, its tables for queries built first if they are not yet. */
+    private static H2StateHistory readyForQueries(java.nio.file.Path trace, Consumer<String> notice) {
+        H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_ONLY);
+        if (!history.needsQueryTables()) {
+            return history;
+        }
+        history.close();
+        H2StateHistory.prepareForQueries(trace, notice);
+        return H2StateHistory.open(trace, H2StateHistory.Mode.READ_ONLY);
     }
 
     private static String explain(SQLException e, Connection connection) {

@@ -168,6 +168,35 @@ class H2StateHistoryIT {
     }
 
     @Test
+    void theQueryTables_areBuiltFromTheStepsByTheFirstQueryAfterEachCheck() throws Exception {
+        List<String> notices = new ArrayList<>();
+        for (int check = 0; check < 2; check++) {
+            int steps = check == 0 ? 5 : 2;
+            try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+                history.beginCheck(SCHEMAS);
+                sampleSteps().subList(0, steps).forEach(history::append);
+                history.finishCheck();
+                assertThat(history.needsQueryTables()).as("after check %d", check).isTrue();
+                if (check == 1) {
+                    // What a build killed half-way leaves: it is started again, not trusted.
+                    try (java.sql.Statement statement = history.connection().createStatement()) {
+                        statement.execute("CREATE TABLE events(position BIGINT)");
+                        statement.execute("INSERT INTO events VALUES (99)");
+                    }
+                    history.connection().commit();
+                }
+            }
+            assertThat(QueryResult.query(trace, "SELECT COUNT(*) FROM events", notices::add).rows())
+                    .containsExactly(List.of(Integer.toString(steps)));
+            // Agent versions: n1's and n2's first ones, and n1's update at event 3 when all five steps were stored.
+            assertThat(QueryResult.query(trace, "SELECT COUNT(*) FROM agent_history", notices::add).rows())
+                    .containsExactly(List.of(check == 0 ? "3" : "2"));
+            assertThat(notices).as("one build per check").hasSize(check + 1);
+        }
+        assertThat(notices.getFirst()).contains("building the query tables", H2StateHistory.databaseFile(trace).toString());
+    }
+
+    @Test
     void anUnfinishedCheck_keepsTheRowsOfEveryStepItStored() {
         try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
             history.beginCheck(SCHEMAS);
