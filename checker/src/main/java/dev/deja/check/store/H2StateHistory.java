@@ -145,13 +145,10 @@ public final class H2StateHistory implements StateHistory {
             String url = "jdbc:h2:file:" + base + ";DB_CLOSE_ON_EXIT=FALSE;AUTO_SERVER=FALSE;TRACE_LEVEL_FILE=0"
                     + ";DATABASE_TO_UPPER=FALSE;CASE_INSENSITIVE_IDENTIFIERS=TRUE;MAX_COMPACT_TIME=0;ANALYZE_AUTO=0"
                     + (mode == Mode.READ_ONLY ? ";ACCESS_MODE_DATA=r" : "");
-            H2StateHistory history = new H2StateHistory(file, url, connect(url), mode);
-            try {
-                history.checkFormat();
-            } catch (RuntimeException | SQLException e) {
-                // Refused: the database must not stay open in this process.
-                history.connection.close();
-                throw e;
+            H2StateHistory history = new H2StateHistory(file, url, null, mode);
+            if (mode == Mode.READ_ONLY) {
+                // A read-only open is for queries, which need the database at once; its refusals come from here.
+                history.connection();
             }
             return history;
         } catch (SQLException e) {
@@ -167,8 +164,22 @@ public final class H2StateHistory implements StateHistory {
         return connection;
     }
 
-    /** The JDBC connection, for read-only queries ({@code deja sql}). */
-    Connection connection() {
+    /**
+     * The JDBC connection, made on first use: a check that starts a new file ({@link #beginCheck}) never opens the
+     * old one, which saves an open and a close of the database per check. A refused database (another version's,
+     * read-only) is closed again before the refusal is thrown.
+     */
+    Connection connection() throws SQLException {
+        if (connection == null) {
+            connection = connect(url);
+            try {
+                checkFormat();
+            } catch (RuntimeException | SQLException e) {
+                connection.close();
+                connection = null;
+                throw e;
+            }
+        }
         return connection;
     }
 
@@ -196,8 +207,17 @@ public final class H2StateHistory implements StateHistory {
      * Replaces the database file with an empty one, when no other connection (of this process or another) has it
      * open, which the file lock shows; otherwise the caller drops the tables instead.
      */
+    /** Whether the database was written by another version of Deja (known once it is open). */
+    private boolean isOtherFormat() throws SQLException {
+        connection();
+        return otherFormat;
+    }
+
     private boolean startNewFile() throws SQLException, IOException {
-        connection.close();
+        if (connection != null) {
+            connection.close();
+            connection = null;
+        }
         boolean replaced = false;
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
             FileLock lock = null;
@@ -229,7 +249,7 @@ public final class H2StateHistory implements StateHistory {
             throw new CheckDatabaseException("cannot start a new history in " + file + ": " + e.getMessage(), e);
         }
         otherFormat = false;
-        try (Statement statement = connection.createStatement()) {
+        try (Statement statement = connection().createStatement()) {
             createTables(newSchemas, statement);
         } catch (SQLException | JsonProcessingException e) {
             throw failure("start the history", e);
@@ -241,7 +261,7 @@ public final class H2StateHistory implements StateHistory {
     }
 
     private void dropEverything() throws SQLException {
-        try (Statement statement = connection.createStatement()) {
+        try (Statement statement = connection().createStatement()) {
             for (String table : existingTables()) {
                 statement.execute("DROP TABLE IF EXISTS " + quote(table) + " CASCADE");
             }
@@ -264,8 +284,8 @@ public final class H2StateHistory implements StateHistory {
         putMeta("format", Integer.toString(FORMAT));
         putMeta("schemas", JSON.writeValueAsString(newSchemas));
         putMeta("complete", "false");
-        insertChunk = connection.prepareStatement("INSERT INTO deja_steps VALUES (?, ?, ?)");
-        connection.commit();
+        insertChunk = connection().prepareStatement("INSERT INTO deja_steps VALUES (?, ?, ?)");
+        connection().commit();
     }
 
     /** The names the database's own tables take are refused as soon as a check starts, naming the table. */
@@ -298,8 +318,8 @@ public final class H2StateHistory implements StateHistory {
             this.width = width;
             this.setter = setter;
             String row = "(" + String.join(", ", Collections.nCopies(width, "?")) + ")";
-            this.one = connection.prepareStatement("INSERT INTO " + table + " VALUES " + row);
-            this.many = connection.prepareStatement("INSERT INTO " + table + " VALUES "
+            this.one = connection().prepareStatement("INSERT INTO " + table + " VALUES " + row);
+            this.many = connection().prepareStatement("INSERT INTO " + table + " VALUES "
                     + String.join(", ", Collections.nCopies(ROWS_PER_STATEMENT, row)));
         }
 
@@ -359,7 +379,7 @@ public final class H2StateHistory implements StateHistory {
             insertChunk.executeUpdate();
             chunk.clear();
         }
-        connection.commit();
+        connection().commit();
     }
 
     /** Stores the steps still held. */
@@ -379,7 +399,7 @@ public final class H2StateHistory implements StateHistory {
         requireWritable();
         try {
             endCheck();
-            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO violations(position, predicate, kind,"
+            try (PreparedStatement insert = connection().prepareStatement("INSERT INTO violations(position, predicate, kind,"
                     + " status, node, lamport, end_position, aux, message, violation_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 for (Violation violation : pendingViolations) {
                     insert.setLong(1, violation.event().position());
@@ -401,7 +421,7 @@ public final class H2StateHistory implements StateHistory {
                 insert.executeBatch();
             }
             putMeta("complete", "true");
-            connection.commit();
+            connection().commit();
         } catch (SQLException | IOException e) {
             throw failure("finish the history", e);
         }
@@ -410,7 +430,7 @@ public final class H2StateHistory implements StateHistory {
     /** Whether the tables for queries are still to be built from the stored steps (see {@link #prepareForQueries}). */
     boolean needsQueryTables() {
         try {
-            return !otherFormat && tableExists("DEJA_META") && !meta(QUERY_TABLES).orElse("false").equals("true");
+            return !isOtherFormat() && tableExists("DEJA_META") && !meta(QUERY_TABLES).orElse("false").equals("true");
         } catch (SQLException e) {
             throw failure("read the history's state", e);
         }
@@ -444,7 +464,7 @@ public final class H2StateHistory implements StateHistory {
     private void buildQueryTables() {
         try {
             List<TableSchema> stored = JSON.readValue(meta("schemas").orElse("[]"), new TypeReference<>() { });
-            try (Statement statement = connection.createStatement()) {
+            try (Statement statement = connection().createStatement()) {
                 // A build stopped half-way (its process was killed) left some of them: start again.
                 for (String view : existingViews()) {
                     statement.execute("DROP VIEW IF EXISTS " + quote(view));
@@ -465,14 +485,14 @@ public final class H2StateHistory implements StateHistory {
             BatchedInsert<CheckedEvent> events = new BatchedInsert<>("events", 9, H2StateHistory::setEvent);
             nextVersionId = 1;
             List<Long> chunks = new ArrayList<>();
-            try (Statement statement = connection.createStatement();
+            try (Statement statement = connection().createStatement();
                  ResultSet rows = statement.executeQuery("SELECT first_position FROM deja_steps ORDER BY first_position")) {
                 while (rows.next()) {
                     chunks.add(rows.getLong(1));
                 }
             }
             // A chunk at a time, committed after each, so that no result set stays open across a commit.
-            try (PreparedStatement read = connection.prepareStatement("SELECT steps FROM deja_steps WHERE first_position = ?")) {
+            try (PreparedStatement read = connection().prepareStatement("SELECT steps FROM deja_steps WHERE first_position = ?")) {
                 for (long first : chunks) {
                     read.setLong(1, first);
                     String json;
@@ -496,7 +516,7 @@ public final class H2StateHistory implements StateHistory {
                     for (TableWriter writer : writers.values()) {
                         writer.flush();
                     }
-                    connection.commit();
+                    connection().commit();
                 }
             }
             for (TableWriter writer : writers.values()) {
@@ -504,7 +524,7 @@ public final class H2StateHistory implements StateHistory {
                 writer.flush();
             }
             putMeta(QUERY_TABLES, "true");
-            connection.commit();
+            connection().commit();
         } catch (SQLException | JsonProcessingException e) {
             throw failure("build the query tables", e);
         }
@@ -513,7 +533,7 @@ public final class H2StateHistory implements StateHistory {
     @Override
     public boolean hasCompleteHistory(List<TableSchema> wanted) {
         try {
-            if (otherFormat || !tableExists("DEJA_META") || !meta("complete").orElse("false").equals("true")) {
+            if (isOtherFormat() || !tableExists("DEJA_META") || !meta("complete").orElse("false").equals("true")) {
                 return false;
             }
             List<TableSchema> stored = JSON.readValue(meta("schemas").orElse("[]"), new TypeReference<>() { });
@@ -526,7 +546,7 @@ public final class H2StateHistory implements StateHistory {
     @Override
     public long replayHistory(long fromPosition, Consumer<StateStep> consumer) {
         long count = 0;
-        try (PreparedStatement chunks = connection.prepareStatement(
+        try (PreparedStatement chunks = connection().prepareStatement(
                 "SELECT steps FROM deja_steps WHERE last_position >= ? ORDER BY first_position")) {
             chunks.setLong(1, fromPosition);
             chunks.setFetchSize(16);
@@ -549,11 +569,11 @@ public final class H2StateHistory implements StateHistory {
     @Override
     public Optional<List<Violation>> lastViolations() {
         try {
-            if (otherFormat || !tableExists("DEJA_META") || !meta("complete").orElse("false").equals("true")) {
+            if (isOtherFormat() || !tableExists("DEJA_META") || !meta("complete").orElse("false").equals("true")) {
                 return Optional.empty();
             }
             List<Violation> out = new ArrayList<>();
-            try (Statement statement = connection.createStatement();
+            try (Statement statement = connection().createStatement();
                  ResultSet rows = statement.executeQuery("SELECT violation_json FROM violations ORDER BY id")) {
                 while (rows.next()) {
                     out.add(JSON.readValue(rows.getString(1), Violation.class));
@@ -568,12 +588,15 @@ public final class H2StateHistory implements StateHistory {
     @Override
     public void close() {
         try {
+            if (connection == null) {
+                return;
+            }
             if (mode == Mode.READ_WRITE && !connection.isClosed()) {
                 if (checking) {
                     // A check that stopped early (--to, --limit) or failed keeps every step it stored.
                     endCheck();
                 }
-                connection.commit();
+                connection().commit();
             }
             connection.close();
         } catch (SQLException | IOException e) {
@@ -588,7 +611,7 @@ public final class H2StateHistory implements StateHistory {
     }
 
     private boolean tableExists(String upperName) throws SQLException {
-        try (PreparedStatement query = connection.prepareStatement(
+        try (PreparedStatement query = connection().prepareStatement(
                 "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE UPPER(TABLE_SCHEMA) = 'PUBLIC' AND UPPER(TABLE_NAME) = ?")) {
             query.setString(1, upperName);
             try (ResultSet rows = query.executeQuery()) {
@@ -608,7 +631,7 @@ public final class H2StateHistory implements StateHistory {
 
     private List<String> names(String sql) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
+        try (Statement statement = connection().createStatement(); ResultSet rows = statement.executeQuery(sql)) {
             while (rows.next()) {
                 out.add(rows.getString(1));
             }
@@ -617,7 +640,7 @@ public final class H2StateHistory implements StateHistory {
     }
 
     private Optional<String> meta(String key) throws SQLException {
-        try (PreparedStatement query = connection.prepareStatement("SELECT meta_value FROM deja_meta WHERE meta_key = ?")) {
+        try (PreparedStatement query = connection().prepareStatement("SELECT meta_value FROM deja_meta WHERE meta_key = ?")) {
             query.setString(1, key);
             try (ResultSet rows = query.executeQuery()) {
                 return rows.next() ? Optional.ofNullable(rows.getString(1)) : Optional.empty();
@@ -626,7 +649,7 @@ public final class H2StateHistory implements StateHistory {
     }
 
     private void putMeta(String key, String value) throws SQLException {
-        try (PreparedStatement merge = connection.prepareStatement("MERGE INTO deja_meta KEY(meta_key) VALUES (?, ?)")) {
+        try (PreparedStatement merge = connection().prepareStatement("MERGE INTO deja_meta KEY(meta_key) VALUES (?, ?)")) {
             merge.setString(1, key);
             merge.setString(2, value);
             merge.executeUpdate();
