@@ -15,7 +15,7 @@ import org.graalvm.polyglot.Engine;
  */
 public final class PythonEngine {
     /** Calls a Python function needs before Truffle compiles it; see {@link #get()}. */
-    static final int MIN_CALLS_BEFORE_COMPILING = 200;
+    static final int MIN_CALLS_BEFORE_COMPILING = 30;
 
     private static Engine engine;
     private static boolean warned;
@@ -33,16 +33,17 @@ public final class PythonEngine {
                 Engine.Builder builder = builder().option("engine.Mode", "latency");
                 // Compile only code that runs per event, not the set-up a check runs once or a few times (declaring
                 // tables, installing the deja module, putting builtins back). Truffle compiles a function once its
-                // calls and loop iterations reach a threshold, which an idle compiler lowers to a tenth; summed over
-                // the checks of one process, set-up code kept reaching it, so every check compiled a few more
-                // functions, each costing the JIT 30-700 ms of CPU. A minimum of calls keeps set-up code
-                // interpreted for hundreds of checks, while per-event code reaches it within a check's first
-                // events. (Paxos, 48,352 events, 16 checks in one process: 36 compilations instead of 62; checks
-                // 10 to 16 took 0.34 s instead of 0.42 s, medians of three runs each.)
+                // calls and loop iterations reach a threshold; summed over the checks of one process, set-up code
+                // kept reaching it, so later checks still compiled a few functions each, at 30-700 ms of JIT CPU
+                // apiece. A minimum of calls keeps set-up code interpreted for a process's first dozens of checks,
+                // while per-event code reaches it within a check's first events. (Benchmark check section, two runs
+                // each, checked / plain replay: Paxos 2.62-2.63x with a minimum of 30, 3.07-3.13x without;
+                // randtree 2.44-2.54x against 2.80-3.16x; the others within the noise. A minimum of 200 with fixed
+                // thresholds saved more compilations but made a one-shot check of that Paxos trace in a new JVM
+                // take 16.0-16.8 s instead of 14.1-15.0 s; with 30, 15.3 s.)
                 builder.allowExperimentalOptions(true)
                         .option("engine.MinInvokeThreshold", Integer.toString(MIN_CALLS_BEFORE_COMPILING))
-                        .option("engine.FirstTierMinInvokeThreshold", Integer.toString(MIN_CALLS_BEFORE_COMPILING))
-                        .option("engine.DynamicCompilationThresholds", "false");
+                        .option("engine.FirstTierMinInvokeThreshold", Integer.toString(MIN_CALLS_BEFORE_COMPILING));
                 engine = builder.build();
             } catch (IllegalArgumentException e) {
                 // An engine without the JIT compiler has no compilation modes; it only interprets.
