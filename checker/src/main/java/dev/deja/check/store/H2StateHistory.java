@@ -39,7 +39,8 @@ import java.util.function.Consumer;
 
 /**
  * The checker's history in an embedded H2 file database at {@code TRACE/check/history.mv.db}: the only file
- * Deja writes inside a trace after recording, and only through {@code deja check}.
+ * Deja writes inside a trace after recording, written by {@code deja check} and completed with its tables for
+ * queries by the first query after it.
  *
  * <p>Layout, so that "state of table T as of event N" is one query:
  * <ul>
