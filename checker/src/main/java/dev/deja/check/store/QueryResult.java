@@ -69,7 +69,14 @@ public record QueryResult(List<String> columns, List<List<String>> rows) {
     /** The history opened read-only, its tables for queries built first if they are not yet. */
     private static H2StateHistory readyForQueries(java.nio.file.Path trace, Consumer<String> notice) {
         H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_ONLY);
-        if (!history.needsQueryTables()) {
+        boolean needed;
+        try {
+            needed = history.needsQueryTables();
+        } catch (RuntimeException e) {
+            history.close();
+            throw e;
+        }
+        if (!needed) {
             return history;
         }
         history.close();
