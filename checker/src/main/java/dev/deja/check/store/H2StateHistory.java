@@ -35,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -77,7 +78,7 @@ public final class H2StateHistory implements StateHistory {
     /** The meta key set once the tables for queries are built. */
     private static final String QUERY_TABLES = "query_tables";
     /** The tables a check writes itself (upper case); the others are built for queries. */
-    private static final java.util.Set<String> CHECK_TABLES = java.util.Set.of("DEJA_META", "DEJA_STEPS", "VIOLATIONS");
+    private static final Set<String> CHECK_TABLES = Set.of("DEJA_META", "DEJA_STEPS", "VIOLATIONS");
     /** Rows inserted by one statement: H2's cost per statement is about that of a row. */
     private static final int ROWS_PER_STATEMENT = 50;
     private static final ObjectMapper JSON = JsonMapper.builder().addModule(new Jdk8Module())
@@ -100,19 +101,18 @@ public final class H2StateHistory implements StateHistory {
     private final Mode mode;
     // Written by another version of Deja: never reused, replaced by the next check.
     private boolean otherFormat;
-    private final Map<String, TableWriter> writers = new LinkedHashMap<>();
     private PreparedStatement insertChunk;
     private final StepChunk chunk = new StepChunk();
     private final List<Violation> pendingViolations = new ArrayList<>();
-    // Between beginCheck and finishCheck: rows still current are written when the check ends either way.
+    // Between beginCheck and finishCheck: the steps still held are stored when the check ends either way.
     private boolean checking;
     private long pendingSteps;
+    // The id of the next row version a build of the query tables inserts.
     private long nextVersionId;
 
-    private H2StateHistory(Path file, String url, Connection connection, Mode mode) {
+    private H2StateHistory(Path file, String url, Mode mode) {
         this.file = file;
         this.url = url;
-        this.connection = connection;
         this.mode = mode;
     }
 
@@ -146,7 +146,7 @@ public final class H2StateHistory implements StateHistory {
             String url = "jdbc:h2:file:" + base + ";DB_CLOSE_ON_EXIT=FALSE;AUTO_SERVER=FALSE;TRACE_LEVEL_FILE=0"
                     + ";DATABASE_TO_UPPER=FALSE;CASE_INSENSITIVE_IDENTIFIERS=TRUE;MAX_COMPACT_TIME=0;ANALYZE_AUTO=0"
                     + (mode == Mode.READ_ONLY ? ";ACCESS_MODE_DATA=r" : "");
-            H2StateHistory history = new H2StateHistory(file, url, null, mode);
+            H2StateHistory history = new H2StateHistory(file, url, mode);
             if (mode == Mode.READ_ONLY) {
                 // A read-only open is for queries, which need the database at once; its refusals come from here.
                 history.connection();
@@ -204,16 +204,26 @@ public final class H2StateHistory implements StateHistory {
         }
     }
 
-    /**
-     * Replaces the database file with an empty one, when no other connection (of this process or another) has it
-     * open, which the file lock shows; otherwise the caller drops the tables instead.
-     */
     /** Whether the database was written by another version of Deja (known once it is open). */
     private boolean isOtherFormat() throws SQLException {
         connection();
         return otherFormat;
     }
 
+    /** Whether this is a complete history of this version's format: a check that finished wrote it. */
+    private boolean isComplete() throws SQLException {
+        return !isOtherFormat() && tableExists("DEJA_META") && meta("complete").orElse("false").equals("true");
+    }
+
+    /** The table declarations the stored steps were extracted with. */
+    private List<TableSchema> storedSchemas() throws SQLException, JsonProcessingException {
+        return JSON.readValue(meta("schemas").orElse("[]"), new TypeReference<>() { });
+    }
+
+    /**
+     * Replaces the database file with an empty one, when no other connection (of this process or another) has it
+     * open, which the file lock shows; otherwise the caller drops the tables instead.
+     */
     private boolean startNewFile() throws SQLException, IOException {
         if (connection != null) {
             connection.close();
@@ -244,7 +254,7 @@ public final class H2StateHistory implements StateHistory {
         requireWritable();
         try {
             if (!startNewFile()) {
-                dropEverything();
+                dropTablesBut(Set.of());
             }
         } catch (SQLException | IOException e) {
             throw new CheckDatabaseException("cannot start a new history in " + file + ": " + e.getMessage(), e);
@@ -261,13 +271,16 @@ public final class H2StateHistory implements StateHistory {
         checking = true;
     }
 
-    private void dropEverything() throws SQLException {
+    /** Drops every view and every table but those named in {@code kept} (upper case). */
+    private void dropTablesBut(Set<String> kept) throws SQLException {
         try (Statement statement = connection().createStatement()) {
-            for (String table : existingTables()) {
-                statement.execute("DROP TABLE IF EXISTS " + quote(table) + " CASCADE");
-            }
             for (String view : existingViews()) {
                 statement.execute("DROP VIEW IF EXISTS " + quote(view));
+            }
+            for (String table : existingTables()) {
+                if (!kept.contains(table.toUpperCase(java.util.Locale.ROOT))) {
+                    statement.execute("DROP TABLE IF EXISTS " + quote(table) + " CASCADE");
+                }
             }
         }
     }
@@ -464,22 +477,14 @@ public final class H2StateHistory implements StateHistory {
 
     private void buildQueryTables() {
         try {
-            List<TableSchema> stored = JSON.readValue(meta("schemas").orElse("[]"), new TypeReference<>() { });
+            // A build stopped half-way (its process was killed) left some of them: start again.
+            dropTablesBut(CHECK_TABLES);
+            Map<String, TableWriter> writers = new LinkedHashMap<>();
             try (Statement statement = connection().createStatement()) {
-                // A build stopped half-way (its process was killed) left some of them: start again.
-                for (String view : existingViews()) {
-                    statement.execute("DROP VIEW IF EXISTS " + quote(view));
-                }
-                for (String table : existingTables()) {
-                    if (!CHECK_TABLES.contains(table.toUpperCase(java.util.Locale.ROOT))) {
-                        statement.execute("DROP TABLE IF EXISTS " + quote(table) + " CASCADE");
-                    }
-                }
                 statement.execute("CREATE TABLE events(position BIGINT PRIMARY KEY, node VARCHAR NOT NULL,"
                         + " incarnation INT, seq BIGINT, lamport BIGINT, at_millis BIGINT, type VARCHAR,"
                         + " message_type VARCHAR, from_node VARCHAR)");
-                writers.clear();
-                for (TableSchema schema : stored) {
+                for (TableSchema schema : storedSchemas()) {
                     writers.put(schema.name(), new TableWriter(schema, statement));
                 }
             }
@@ -534,11 +539,7 @@ public final class H2StateHistory implements StateHistory {
     @Override
     public boolean hasCompleteHistory(List<TableSchema> wanted) {
         try {
-            if (isOtherFormat() || !tableExists("DEJA_META") || !meta("complete").orElse("false").equals("true")) {
-                return false;
-            }
-            List<TableSchema> stored = JSON.readValue(meta("schemas").orElse("[]"), new TypeReference<>() { });
-            return stored.equals(wanted);
+            return isComplete() && storedSchemas().equals(wanted);
         } catch (SQLException | JsonProcessingException e) {
             throw failure("read the history's table declarations", e);
         }
@@ -570,7 +571,7 @@ public final class H2StateHistory implements StateHistory {
     @Override
     public Optional<List<Violation>> lastViolations() {
         try {
-            if (isOtherFormat() || !tableExists("DEJA_META") || !meta("complete").orElse("false").equals("true")) {
+            if (!isComplete()) {
                 return Optional.empty();
             }
             List<Violation> out = new ArrayList<>();
@@ -597,7 +598,7 @@ public final class H2StateHistory implements StateHistory {
                     // A check that stopped early (--to, --limit) or failed keeps every step it stored.
                     endCheck();
                 }
-                connection().commit();
+                connection.commit();
             }
             connection.close();
         } catch (SQLException | IOException e) {
@@ -714,7 +715,6 @@ public final class H2StateHistory implements StateHistory {
 
         TableWriter(TableSchema schema, Statement statement) throws SQLException {
             this.schema = schema;
-            requireFreeName(schema);
             String history = quote(schema.name() + "_history");
             StringBuilder columns = new StringBuilder();
             StringBuilder viewColumns = new StringBuilder();
