@@ -38,7 +38,7 @@ public record QueryResult(List<String> columns, List<List<String>> rows) {
     public static QueryResult query(java.nio.file.Path trace, String sql, Consumer<String> notice) {
         if (!READ_ONLY.matcher(sql).matches()) {
             throw new CheckDatabaseException("only queries are allowed (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN);"
-                    + " the check database is written only by 'deja check'");
+                    + " the check database's contents come from 'deja check'");
         }
         try (H2StateHistory ready = readyForQueries(trace, notice)) {
             Connection connection = ready.connection();
