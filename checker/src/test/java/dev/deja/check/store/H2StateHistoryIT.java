@@ -42,6 +42,13 @@ class H2StateHistoryIT {
         return values;
     }
 
+    /** A whole check of {@link #SCHEMAS} that stores {@code steps}. */
+    private static void storeCheck(H2StateHistory history, List<StateStep> steps) {
+        history.beginCheck(SCHEMAS);
+        steps.forEach(history::append);
+        history.finishCheck();
+    }
+
     private List<StateStep> sampleSteps() {
         return List.of(
                 new StateStep(event(0, N1), List.of(new RowChange("Agent", RowChange.Kind.INSERT, N1, 1, agent(0L, null)))),
@@ -88,9 +95,7 @@ class H2StateHistoryIT {
     @Test
     void aNewCheck_replacesTheHistory_andAnUnfinishedOneIsNotReusable() {
         try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
-            history.beginCheck(SCHEMAS);
-            sampleSteps().forEach(history::append);
-            history.finishCheck();
+            storeCheck(history, sampleSteps());
             List<TableSchema> other = List.of(new TableSchema("Leader", "x.Leader", List.of("round")));
             history.beginCheck(other);
             history.append(sampleSteps().get(2));
@@ -129,9 +134,7 @@ class H2StateHistoryIT {
             steps.add(new StateStep(event(position, node), changes));
         }
         try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
-            history.beginCheck(SCHEMAS);
-            steps.forEach(history::append);
-            history.finishCheck();
+            storeCheck(history, steps);
             List<StateStep> back = new ArrayList<>();
             history.replayHistory(0, back::add);
             assertThat(back).as("seed %d", seed).isEqualTo(steps);
@@ -173,9 +176,7 @@ class H2StateHistoryIT {
         for (int check = 0; check < 2; check++) {
             int steps = check == 0 ? 5 : 2;
             try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
-                history.beginCheck(SCHEMAS);
-                sampleSteps().subList(0, steps).forEach(history::append);
-                history.finishCheck();
+                storeCheck(history, sampleSteps().subList(0, steps));
                 assertThat(history.needsQueryTables()).as("after check %d", check).isTrue();
                 if (check == 1) {
                     // What a build killed half-way leaves: it is started again, not trusted.
@@ -220,9 +221,7 @@ class H2StateHistoryIT {
         List<Long> sizes = new ArrayList<>();
         for (int check = 0; check < 4; check++) {
             try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
-                history.beginCheck(SCHEMAS);
-                steps.forEach(history::append);
-                history.finishCheck();
+                storeCheck(history, steps);
             }
             sizes.add(java.nio.file.Files.size(H2StateHistory.databaseFile(trace)));
         }
@@ -233,14 +232,10 @@ class H2StateHistoryIT {
     @Test
     void aCheckWhileAnotherConnectionIsOpen_replacesTheTablesInTheSameFile() {
         try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
-            history.beginCheck(SCHEMAS);
-            sampleSteps().forEach(history::append);
-            history.finishCheck();
+            storeCheck(history, sampleSteps());
             try (H2StateHistory reader = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
                 assertThat(reader.hasCompleteHistory(SCHEMAS)).isTrue();
-                history.beginCheck(SCHEMAS);
-                history.append(sampleSteps().getFirst());
-                history.finishCheck();
+                storeCheck(history, List.of(sampleSteps().getFirst()));
                 List<StateStep> back = new ArrayList<>();
                 reader.replayHistory(0, back::add);
                 assertThat(back).containsExactly(sampleSteps().getFirst());
@@ -251,9 +246,7 @@ class H2StateHistoryIT {
     @Test
     void aHistoryOfAnotherFormat_isRefusedReadOnly_andRebuiltByTheNextCheck() throws Exception {
         try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
-            history.beginCheck(SCHEMAS);
-            sampleSteps().forEach(history::append);
-            history.finishCheck();
+            storeCheck(history, sampleSteps());
             try (java.sql.Statement statement = history.connection().createStatement()) {
                 statement.execute("UPDATE deja_meta SET meta_value = '1' WHERE meta_key = 'format'");
             }
@@ -265,9 +258,7 @@ class H2StateHistoryIT {
         try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
             assertThat(history.hasCompleteHistory(SCHEMAS)).as("never reused").isFalse();
             assertThat(history.lastViolations()).isEmpty();
-            history.beginCheck(SCHEMAS);
-            sampleSteps().forEach(history::append);
-            history.finishCheck();
+            storeCheck(history, sampleSteps());
         }
         try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_ONLY)) {
             assertThat(history.hasCompleteHistory(SCHEMAS)).isTrue();
