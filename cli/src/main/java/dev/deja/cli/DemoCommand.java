@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
  * Runs the other subcommands exactly as a user would, so what it shows is what they do.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Deploy a 7-node Paxos with the paper's bug (latest-response) on loopback with 30% message "
+        description = {"Deploy a 7-node Paxos with the paper's bug (latest-response) on loopback with 30%% message "
                 + "loss, recording it; check the trace with scripts/paxos.py; print the violations; open the viewer "
                 + "at the first one, or write a PNG of it when there is no display.",
                 "The bug needs an unlucky interleaving, so a run that comes out clean is deployed again, up to --attempts times;"

@@ -3,8 +3,11 @@ package dev.deja.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.deja.main.DejaCli;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -38,6 +41,24 @@ class CliHelpTest {
                     // an unresolved help variable renders as "null"
                     .doesNotContainPattern("\\bnull\\b");
         }
+    }
+
+    @Test
+    void help_ofEverySubcommand_rendersWithoutPicocliWarnings() {
+        // picocli warns on System.err (and prints the raw text) when a description is not a valid format string,
+        // e.g. an unescaped "30% message loss"
+        ByteArrayOutputStream warnings = new ByteArrayOutputStream();
+        PrintStream previous = System.err;
+        try {
+            System.setErr(new PrintStream(warnings, true, StandardCharsets.UTF_8));
+            run("--help");
+            for (String command : DejaCli.commandLine().getSubcommands().keySet()) {
+                run(command, "--help");
+            }
+        } finally {
+            System.setErr(previous);
+        }
+        assertThat(warnings.toString(StandardCharsets.UTF_8)).isEmpty();
     }
 
     @Test
