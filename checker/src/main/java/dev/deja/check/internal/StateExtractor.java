@@ -171,12 +171,8 @@ public final class StateExtractor {
             ClassPlan plan = plan(object.getClass());
             if (plan.table >= 0) {
                 oid(row);
-                Object[] values = new Object[plan.columns.length];
-                for (int c = 0; c < values.length; c++) {
-                    values[c] = normalize(plan.columns[c].read(object), objects);
-                }
                 row.table = plan.table;
-                row.values = values;
+                row.values = unchanged(row, plan, objects) ? row.valuesBefore : readRow(object, plan, objects);
                 objects.rows.add(row);
             }
             if (plan.container) {
@@ -212,6 +208,128 @@ public final class StateExtractor {
                 }
             }
         }
+    }
+
+    private Object[] readRow(Object object, ClassPlan plan, NodeObjects objects) {
+        Object[] values = new Object[plan.columns.length];
+        for (int c = 0; c < values.length; c++) {
+            values[c] = normalize(plan.columns[c].read(object), objects);
+        }
+        return values;
+    }
+
+    /**
+     * Whether the row of {@code row}'s object is still, column for column, what the previous extraction normalized
+     * it to. Most events change none of a node's rows, and comparing in place spares building every row's values
+     * (and the lists and maps of its collection-valued columns) only to find them equal. Marks what the columns
+     * reference as seen, as {@link #normalize} does, whatever the answer.
+     */
+    private boolean unchanged(Seen row, ClassPlan plan, NodeObjects objects) {
+        Object[] before = row.valuesBefore;
+        if (row.tableBefore != plan.table || before == null) {
+            return false;
+        }
+        for (int c = 0; c < before.length; c++) {
+            if (!matches(plan.columns[c].read(row.object), before[c], objects)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether {@code normalize(value)} equals {@code normalized}, found without building it where the value's order
+     * is its own (lists, arrays, sorted and linked sets and maps, records); a hash-ordered set or map, whose
+     * normalized form is sorted, is normalized and compared.
+     */
+    private boolean matches(Object value, Object normalized, NodeObjects objects) {
+        return switch (value) {
+            case null -> normalized == null;
+            case Boolean b -> b.equals(normalized);
+            case Long l -> l.equals(normalized);
+            case Integer i -> normalized instanceof Long l && l == i.longValue();
+            case Short s -> normalized instanceof Long l && l == s.longValue();
+            case Byte b -> normalized instanceof Long l && l == b.longValue();
+            case Character c -> normalized instanceof String s && s.length() == 1 && s.charAt(0) == c;
+            case Double d -> d.equals(normalized);
+            case Float f -> normalized instanceof Double d && d.equals(f.doubleValue());
+            case String s -> s.equals(normalized);
+            case Enum<?> e -> e.name().equals(normalized);
+            case NodeId id -> id.value().equals(normalized);
+            case Optional<?> optional -> optional.isPresent() ? matches(optional.get(), normalized, objects)
+                    : normalized == null;
+            default -> matchesObject(value, normalized, objects);
+        };
+    }
+
+    private boolean matchesObject(Object value, Object normalized, NodeObjects objects) {
+        ClassPlan plan = plan(value.getClass());
+        if (plan.table >= 0) {
+            return normalized instanceof Long oid && oid == oid(see(value, objects));
+        }
+        if (value instanceof Map<?, ?> map) {
+            if (!(map instanceof LinkedHashMap<?, ?> || map instanceof java.util.SortedMap<?, ?>)) {
+                return normalizeObject(value, objects).equals(normalized);
+            }
+            if (!(normalized instanceof Map<?, ?> copy) || copy.size() != map.size()) {
+                return false;
+            }
+            var copied = copy.entrySet().iterator();
+            for (Map.Entry<?, ?> entry : map.entrySet()) {
+                Map.Entry<?, ?> other = copied.next();
+                if (!matches(entry.getKey(), other.getKey(), objects)
+                        || !matches(entry.getValue(), other.getValue(), objects)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (value instanceof Collection<?> collection) {
+            if (value instanceof Set<?> && !(value instanceof SortedSet<?>) && !(value instanceof java.util.LinkedHashSet<?>)) {
+                return normalizeObject(value, objects).equals(normalized);
+            }
+            if (!(normalized instanceof List<?> copy) || copy.size() != collection.size()) {
+                return false;
+            }
+            int i = 0;
+            for (Object element : collection) {
+                if (!matches(element, copy.get(i++), objects)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (value.getClass().isArray()) {
+            int length = Array.getLength(value);
+            if (!(normalized instanceof List<?> copy) || copy.size() != length) {
+                return false;
+            }
+            for (int i = 0; i < length; i++) {
+                if (!matches(Array.get(value, i), copy.get(i), objects)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (value instanceof Record record) {
+            if (!(normalized instanceof Map<?, ?> copy)) {
+                return false;
+            }
+            if (plan.recordComponents == null) {
+                plan.recordComponents = recordComponents(record.getClass());
+            }
+            if (copy.size() != plan.recordComponents.size()) {
+                return false;
+            }
+            for (Accessor component : plan.recordComponents) {
+                if (!copy.containsKey(component.name())
+                        || !matches(component.read(record), copy.get(component.name()), objects)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return value.toString().equals(normalized);
     }
 
     private static void enqueue(Object child, NodeObjects objects) {

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class StateExtractorTest {
@@ -31,6 +32,8 @@ class StateExtractorTest {
         Replica peer;
         Set<NodeId> voters = new HashSet<>();
         Point point = new Point(1, "a");
+        List<Long> log = new ArrayList<>();
+        TreeMap<String, Long> counts = new TreeMap<>();
 
         @Exposed
         int twice() {
@@ -118,6 +121,52 @@ class StateExtractorTest {
         assertThat(update.values()).containsEntry("accepted_round", 7L);
         RowChange insert = second.stream().filter(x -> x.kind() == RowChange.Kind.INSERT).findFirst().orElseThrow();
         assertThat(insert.oid()).as("oids are never reused").isNotIn(first.stream().map(RowChange::oid).toList());
+    }
+
+    @Test
+    void extract_afterInPlaceChangesToColumnValues_reportsEachAsOneUpdate_andNothingElse() {
+        StateExtractor extractor = extractor("accepted_round", "mode", "peer", "voters", "point", "log", "counts");
+        Replica a = replica(0);
+        Replica b = replica(1);
+        Replica c = replica(2);
+        Holder holder = holding(a, b);
+        holder.replicas.add(c);
+        extractor.extract(N1, holder);
+        List<Map.Entry<String, Runnable>> steps = List.of(
+                Map.entry("an element added to a list", () -> a.log.add(1L)),
+                Map.entry("a list's element replaced", () -> a.log.set(0, 2L)),
+                Map.entry("a sorted map's entry added", () -> a.counts.put("k", 2L)),
+                Map.entry("a sorted map's value replaced", () -> a.counts.put("k", 3L)),
+                Map.entry("a sorted map's key replaced", () -> {
+                    a.counts.remove("k");
+                    a.counts.put("j", 3L);
+                }),
+                Map.entry("a hash set's element added", () -> a.voters.add(N2)),
+                Map.entry("a hash set's element replaced", () -> {
+                    a.voters.remove(N2);
+                    a.voters.add(N1);
+                }),
+                Map.entry("a record replaced by an unequal one", () -> a.point = new Point(1, "b")),
+                Map.entry("a reference set", () -> a.peer = b),
+                Map.entry("a reference moved to another row", () -> a.peer = c),
+                Map.entry("an enum changed", () -> a.mode = Mode.LEADER),
+                Map.entry("a number changed", () -> a.acceptedRound = 9));
+        long oidA = -1;
+        for (Map.Entry<String, Runnable> step : steps) {
+            step.getValue().run();
+            List<RowChange> changes = extractor.extract(N1, holder);
+            assertThat(changes).as(step.getKey()).singleElement()
+                    .satisfies(change -> assertThat(change.kind()).isEqualTo(RowChange.Kind.UPDATE));
+            if (oidA < 0) {
+                oidA = changes.getFirst().oid();
+            }
+            assertThat(changes.getFirst().oid()).as(step.getKey()).isEqualTo(oidA);
+            assertThat(extractor.extract(N1, holder)).as("after " + step.getKey() + ", nothing changed").isEmpty();
+        }
+        a.point = new Point(1, "b"); // equal to the record it replaces
+        a.log = new ArrayList<>(a.log);
+        a.voters = new HashSet<>(a.voters);
+        assertThat(extractor.extract(N1, holder)).as("equal values in new objects").isEmpty();
     }
 
     @Test
