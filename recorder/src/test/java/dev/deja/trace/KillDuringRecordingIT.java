@@ -100,13 +100,19 @@ class KillDuringRecordingIT {
         Files.createDirectories(trace);
         List<String> command = Deployment.childJavaCommand(List.of(), System.getProperty("java.class.path"),
                 RecordingChild.class.getName(), List.of(trace.toString(), Long.toString(seed)));
-        Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        // The child's stderr goes to a file next to the trace, so that a child that fails to start (a full disk, a
+        // JVM that cannot be launched) says why.
+        Path childErrors = trace.resolveSibling(trace.getFileName() + "-child.err");
+        Process child = new ProcessBuilder(command).redirectError(childErrors.toFile()).start();
         AtomicLong acknowledged = new AtomicLong(-1);
         BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
         String first = lines.readLine();
         if (!"ready".equals(first)) {
             child.destroyForcibly();
-            throw new IOException("child did not start: " + first);
+            child.waitFor();
+            List<String> errors = Files.readAllLines(childErrors, StandardCharsets.UTF_8);
+            throw new IOException("child did not start (first line " + first + "); its stderr ends with:\n  "
+                    + String.join("\n  ", errors.subList(Math.max(0, errors.size() - 10), errors.size())));
         }
         Thread reader = Thread.ofVirtual().start(() -> {
             try {
