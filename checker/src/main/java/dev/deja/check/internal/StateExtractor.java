@@ -240,28 +240,22 @@ public final class StateExtractor {
     /**
      * Whether {@code normalize(value)} equals {@code normalized}, found without building it where the value's order
      * is its own (lists, arrays, sorted and linked sets and maps, records); a hash-ordered set or map, whose
-     * normalized form is sorted, is normalized and compared.
+     * normalized form is sorted, is normalized and compared, and so is a single value (a number, a string, an enum,
+     * a node id, a reference to a row), whose normalized form builds nothing worth sparing.
      */
     private boolean matches(Object value, Object normalized, NodeObjects objects) {
-        return switch (value) {
-            case null -> normalized == null;
-            case Boolean b -> b.equals(normalized);
-            case Long l -> l.equals(normalized);
-            case Integer i -> normalized instanceof Long l && l == i.longValue();
-            case Short s -> normalized instanceof Long l && l == s.longValue();
-            case Byte b -> normalized instanceof Long l && l == b.longValue();
-            case Character c -> normalized instanceof String s && s.length() == 1 && s.charAt(0) == c;
-            case Double d -> d.equals(normalized);
-            case Float f -> normalized instanceof Double d && d.equals(f.doubleValue());
-            case String s -> s.equals(normalized);
-            case Enum<?> e -> e.name().equals(normalized);
-            case NodeId id -> id.value().equals(normalized);
-            case Optional<?> optional -> optional.isPresent() ? matches(optional.get(), normalized, objects)
-                    : normalized == null;
-            default -> matchesObject(value, normalized, objects);
-        };
+        if (value instanceof Optional<?> optional) {
+            return optional.isPresent() ? matches(optional.get(), normalized, objects) : normalized == null;
+        }
+        // The values normalize() builds a map or a list for (a node id is a record, but normalizes to its name).
+        if (value instanceof Map<?, ?> || value instanceof Collection<?>
+                || (value instanceof Record && !(value instanceof NodeId)) || (value != null && value.getClass().isArray())) {
+            return matchesObject(value, normalized, objects);
+        }
+        return Objects.equals(normalize(value, objects), normalized);
     }
 
+    /** {@link #matches} for a map, a collection, a record or an array. */
     private boolean matchesObject(Object value, Object normalized, NodeObjects objects) {
         ClassPlan plan = plan(value.getClass());
         if (plan.table >= 0) {
@@ -299,18 +293,6 @@ public final class StateExtractor {
             }
             return true;
         }
-        if (value.getClass().isArray()) {
-            int length = Array.getLength(value);
-            if (!(normalized instanceof List<?> copy) || copy.size() != length) {
-                return false;
-            }
-            for (int i = 0; i < length; i++) {
-                if (!matches(Array.get(value, i), copy.get(i), objects)) {
-                    return false;
-                }
-            }
-            return true;
-        }
         if (value instanceof Record record) {
             if (!(normalized instanceof Map<?, ?> copy)) {
                 return false;
@@ -329,7 +311,17 @@ public final class StateExtractor {
             }
             return true;
         }
-        return value.toString().equals(normalized);
+        // An array, the one kind left.
+        int length = Array.getLength(value);
+        if (!(normalized instanceof List<?> copy) || copy.size() != length) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            if (!matches(Array.get(value, i), copy.get(i), objects)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void enqueue(Object child, NodeObjects objects) {
