@@ -212,7 +212,17 @@ public final class H2StateHistory implements StateHistory {
 
     /** Whether this is a complete history of this version's format: a check that finished wrote it. */
     private boolean isComplete() throws SQLException {
-        return !isOtherFormat() && tableExists("DEJA_META") && meta("complete").orElse("false").equals("true");
+        return isThisFormat() && flag("complete");
+    }
+
+    /** Whether the database holds a history of this version's format, complete or not. */
+    private boolean isThisFormat() throws SQLException {
+        return !isOtherFormat() && tableExists("DEJA_META");
+    }
+
+    /** Whether the meta flag {@code key} is set ({@code "true"}); unset flags are false. */
+    private boolean flag(String key) throws SQLException {
+        return meta(key).orElse("false").equals("true");
     }
 
     /** The table declarations the stored steps were extracted with. */
@@ -444,7 +454,7 @@ public final class H2StateHistory implements StateHistory {
     /** Whether the tables for queries are still to be built from the stored steps (see {@link #prepareForQueries}). */
     boolean needsQueryTables() {
         try {
-            return !isOtherFormat() && tableExists("DEJA_META") && !meta(QUERY_TABLES).orElse("false").equals("true");
+            return isThisFormat() && !flag(QUERY_TABLES);
         } catch (SQLException e) {
             throw failure("read the history's state", e);
         }
