@@ -59,9 +59,13 @@ final class ResultsTable {
         if (measured(recording, "recording overhead (key-value ops/s lost)")) {
             summary("recording overhead (key-value ops/s lost)", recording, "%", "< 1 %");
             summary("  the same events as SLF4J + Logback JSON instead", recording.path("slf4j_json_logging"), "%", "");
+            JsonNode paced = recording.path("fixed_rate_node_cpu_overhead_pct");
+            String atRate = "    the same at a fixed " + number(paced.path("ops_per_s")) + " ops/s";
             summary("  node CPU time per operation, recording on vs off", recording.path("node_cpu_overhead_pct"), "%", "");
+            summary(atRate, paced, "%", "");
             summary("  node CPU time per operation, SLF4J JSON vs off",
                     recording.path("slf4j_json_logging").path("node_cpu_overhead_pct"), "%", "");
+            summary(atRate, paced.path("slf4j_json_logging"), "%", "");
             summary("  key-value ops/s, recording off", recording.path("ops_per_s_off"), "", "");
             summary("  key-value ops/s, recording on", recording.path("ops_per_s_recording"), "", "");
         }

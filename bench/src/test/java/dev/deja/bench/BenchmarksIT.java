@@ -77,6 +77,16 @@ class BenchmarksIT {
         assertThat(recording.path("ops_per_s_recording").path("min").asDouble()).isPositive();
         assertThat(recording.path("recorded_entries").asLong()).isPositive();
         assertSummary(recording.path("node_cpu_overhead_pct"), TINY.rounds());
+        // Then all three at one fixed rate, a whole number of thousands a second that each of them completed.
+        JsonNode paced = recording.path("fixed_rate_node_cpu_overhead_pct");
+        assertSummary(paced, TINY.rounds());
+        assertSummary(paced.path("slf4j_json_logging"), TINY.rounds());
+        assertThat(paced.path("ops_per_s").asLong()).isPositive();
+        assertThat(paced.path("ops_per_s").asLong() % 1000).isZero();
+        for (String cluster : List.of("off", "recording", "slf4j-json")) {
+            assertSummary(paced.path("node_cpu_us_per_op").path(cluster), TINY.rounds());
+            assertThat(paced.path("achieved_ops_per_s").path(cluster).path("min").asDouble()).as(cluster).isPositive();
+        }
         JsonNode logging = recording.path("slf4j_json_logging");
         assertSummary(logging, TINY.rounds());
         assertThat(logging.path("ops_per_s").path("min").asDouble()).isPositive();

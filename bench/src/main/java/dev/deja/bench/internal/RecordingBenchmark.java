@@ -27,7 +27,8 @@ import java.util.stream.Stream;
  * without recording, one recording, one writing the same events as JSON through SLF4J and Logback instead. All
  * three stay up for the whole benchmark (started once, so the node JVMs are equally warm); in each round the
  * client of each loads its cluster in turn for a slice of time while the other two sit idle, and the operations
- * completed during the slice give its throughput.
+ * completed during the slice give its throughput. Then the same rounds again with every client sending at one fixed
+ * rate that all three clusters keep up with, which gives the node CPU time per operation below saturation.
  */
 final class RecordingBenchmark {
     static final String OFF = "off";
@@ -74,6 +75,9 @@ final class RecordingBenchmark {
         Map<String, Cluster> clusters = new LinkedHashMap<>();
         Map<String, List<Double>> samples;
         Map<String, List<Double>> cpu = new LinkedHashMap<>();
+        Map<String, List<Double>> pacedCpu;
+        Map<String, List<Double>> pacedOps = new LinkedHashMap<>();
+        long pacedOpsPerSecond;
         // Ctrl-C during the rounds must not leave nine node JVMs running.
         Thread cleanup = new Thread(() -> startedNodes.forEach(ProcessHandle::destroy), "deja-bench-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
@@ -93,12 +97,27 @@ final class RecordingBenchmark {
             Map<String, Interleaved.Side> sides = new LinkedHashMap<>();
             for (Cluster cluster : clusters.values()) {
                 sides.put(cluster.name(), () -> {
-                    SliceResult slice = slice(cluster, plan);
+                    SliceResult slice = slice(cluster, plan, 0);
                     cpu.computeIfAbsent(cluster.name(), n -> new ArrayList<>()).add(slice.cpuMicrosPerOp());
                     return slice.opsPerSecond();
                 });
             }
             samples = Interleaved.run("recording (operations/s)", plan.rounds(), false, sides, progress);
+            // The same clusters below their capacity: every one at the same fixed rate, so that each processes as many
+            // operations a second and the CPU time per operation compares the work itself. At full speed a
+            // cluster that does more per operation also completes fewer operations per wake-up of its threads,
+            // which makes each operation dearer again; a node that is not saturated does not pay that twice.
+            pacedOpsPerSecond = pace(Summary.of(samples.get(LOGGED)).median());
+            Map<String, Interleaved.Side> pacedSides = new LinkedHashMap<>();
+            for (Cluster cluster : clusters.values()) {
+                pacedSides.put(cluster.name(), () -> {
+                    SliceResult slice = slice(cluster, plan, pacedOpsPerSecond);
+                    pacedOps.computeIfAbsent(cluster.name(), n -> new ArrayList<>()).add(slice.opsPerSecond());
+                    return slice.cpuMicrosPerOp();
+                });
+            }
+            pacedCpu = Interleaved.run("recording at " + pacedOpsPerSecond + " operations/s (node CPU us per operation)",
+                    plan.rounds(), false, pacedSides, progress);
         } finally {
             for (Cluster cluster : clusters.values()) {
                 cluster.deployment().stop();
@@ -140,7 +159,34 @@ final class RecordingBenchmark {
                 + "logstash-logback-encoder LogstashEncoder; one JSON object per start, receive, timer, send, "
                 + "clock read, random draw and storage read, messages serialized by Jackson");
         result.set("slf4j_json_logging", logging);
+
+        ObjectNode paced = Results.object();
+        paced.put("ops_per_s", pacedOpsPerSecond);
+        paced.put("unit", "% more CPU time of the node processes per operation than with recording off, every "
+                + "cluster loaded at the same fixed rate");
+        Results.fill(paced, Summary.ofRatios(pacedCpu.get(ON), pacedCpu.get(OFF)).map(ratio -> (ratio - 1) * 100));
+        paced.set("slf4j_json_logging", Results.summary(Summary.ofRatios(pacedCpu.get(LOGGED), pacedCpu.get(OFF))
+                .map(ratio -> (ratio - 1) * 100)));
+        ObjectNode pacedPerOp = Results.object();
+        for (String side : List.of(OFF, ON, LOGGED)) {
+            pacedPerOp.set(side, Results.summary(Summary.of(pacedCpu.get(side))));
+        }
+        paced.set("node_cpu_us_per_op", pacedPerOp);
+        ObjectNode achieved = Results.object();
+        for (String side : List.of(OFF, ON, LOGGED)) {
+            achieved.set(side, Results.summary(Summary.of(pacedOps.get(side))));
+        }
+        paced.set("achieved_ops_per_s", achieved);
+        result.set("fixed_rate_node_cpu_overhead_pct", paced);
         return result;
+    }
+
+    /**
+     * The fixed rate for the paced rounds: four fifths of what the slowest cluster (the one logging JSON) managed at
+     * full speed, rounded down to a thousand, so that all three keep up with it.
+     */
+    static long pace(double slowestOpsPerSecond) {
+        return Math.max(1000, (long) (slowestOpsPerSecond * 0.8) / 1000 * 1000);
     }
 
     private Cluster start(String name, ExampleDeployment.Builder builder) throws IOException, InterruptedException {
@@ -182,10 +228,17 @@ final class RecordingBenchmark {
         return process.info().commandLine().orElse("");
     }
 
-    /** Loads {@code cluster} for the ramp and the measured slice, then lets its requests in flight drain. */
-    private static SliceResult slice(Cluster cluster, BenchPlan plan) throws InterruptedException {
+    /**
+     * Loads {@code cluster} for the ramp and the measured slice (as fast as it can go, or at {@code pacedOpsPerSecond}
+     * if positive), then lets its requests in flight drain.
+     */
+    private static SliceResult slice(Cluster cluster, BenchPlan plan, long pacedOpsPerSecond) throws InterruptedException {
         KvClient client = cluster.client();
-        client.resume();
+        if (pacedOpsPerSecond > 0) {
+            client.resumeAt(pacedOpsPerSecond);
+        } else {
+            client.resume();
+        }
         Thread.sleep(plan.sliceRamp());
         long before = client.completed();
         long cpuBefore = cluster.nodeCpuNanos();
