@@ -34,7 +34,9 @@ import java.util.concurrent.TimeUnit;
  * the real clock, real randomness, storage in a directory, and recording when a trace directory is given.
  *
  * <p>Threading: one handler thread runs every handler, one at a time, from a queue that the network reader
- * threads and the timer thread fill. {@link #stop()} may be called from any thread (a shutdown hook, say):
+ * threads and the timer thread fill. While recording, it runs the events that are already queued back to back (up to
+ * {@value #CALLS_PER_WRITE} handler calls), writes their entries to the log as one document and only then lets the
+ * messages they sent leave: one write to the queue for several calls, a group commit. {@link #stop()} may be called from any thread (a shutdown hook, say):
  * it lets the current handler finish, then closes the network and completes the recording.
  */
 public final class LiveNode implements AutoCloseable {
@@ -43,6 +45,14 @@ public final class LiveNode implements AutoCloseable {
     }
 
     private static final String INCARNATION_FILE = "incarnation";
+    /**
+     * The most handler calls whose entries are written together. More calls per write cost less CPU per call, but
+     * their messages wait for the last of them. Measured on the benchmark's key-value cluster (interleaved rounds,
+     * recording each way side by side): with 8, the node CPU time per operation at a fixed rate was lower than with
+     * one call per write in all 7 of 7 rounds in each of two runs (about 1.3 µs of 26 µs), and the throughput at
+     * full speed higher in 6 of 7; with 64 the throughput was lower; 4 and 16 were between.
+     */
+    static final int CALLS_PER_WRITE = 8;
 
     private final NodeId self;
     private final Node node;
@@ -126,15 +136,26 @@ public final class LiveNode implements AutoCloseable {
             if (stopping) {
                 return;
             }
-            try {
-                task.run();
-                platform.releaseHeld();
-            } catch (RuntimeException e) {
-                // The messages of a handler call that failed are not known to be recorded, so they never leave.
-                int dropped = platform.dropHeld();
-                log(runner.incarnation(), "dropped an event the runtime could not dispatch" + (dropped == 0 ? ""
-                        : " and the " + dropped + " messages it sent") + ": " + e);
+            if (writer != null) {
+                writer.beginGroup();
             }
+            int calls = 0;
+            do {
+                int heldBefore = platform.heldCount();
+                try {
+                    task.run();
+                } catch (RuntimeException e) {
+                    // The messages of a handler call that failed are not known to be recorded, so they never leave.
+                    int dropped = platform.dropHeldSince(heldBefore);
+                    log(runner.incarnation(), "dropped an event the runtime could not dispatch" + (dropped == 0 ? ""
+                            : " and the " + dropped + " messages it sent") + ": " + e);
+                }
+                calls++;
+            } while (calls < CALLS_PER_WRITE && !stopping && (task = tasks.poll()) != null);
+            if (writer != null) {
+                writer.endGroup();
+            }
+            platform.releaseHeld();
         }
     }
 
@@ -215,14 +236,14 @@ public final class LiveNode implements AutoCloseable {
         }
     }
 
-    /** A message sent by the running handler call, held until the call's entries are written. */
+    /** A message sent by a handler call, held until the call's entries are written. */
     private record Outgoing(NodeId to, long senderLamport, long messageId, Payload message) {
     }
 
     /**
-     * The live twin of {@link Platform}. While recording it holds the messages a handler call sends until the call
-     * has ended: the recorder writes the call's entries together when it ends, and a message must not reach another
-     * node before its send is in the log (a {@code kill -9} in between would leave a receive without its send).
+     * The live twin of {@link Platform}. While recording it holds the messages handler calls send until their entries
+     * are written (when the group of calls ends): a message must not reach another node before its send is in the log
+     * (a {@code kill -9} in between would leave a receive without its send).
      */
     private final class LivePlatform implements Platform {
         private final FileStorage storage;
@@ -240,7 +261,7 @@ public final class LiveNode implements AutoCloseable {
             this.holdMessages = holdMessages;
         }
 
-        /** Sends the messages held for the handler call that just ended. */
+        /** Sends the messages held for the handler calls whose entries were just written. */
         void releaseHeld() {
             for (Outgoing message : held) {
                 send(message.to(), message.senderLamport(), message.messageId(), message.message());
@@ -248,10 +269,15 @@ public final class LiveNode implements AutoCloseable {
             held.clear();
         }
 
-        /** Forgets the held messages and returns how many there were. */
-        int dropHeld() {
-            int count = held.size();
-            held.clear();
+        /** How many messages are held. */
+        int heldCount() {
+            return held.size();
+        }
+
+        /** Forgets the messages held after the first {@code kept} and returns how many there were. */
+        int dropHeldSince(int kept) {
+            int count = held.size() - kept;
+            held.subList(kept, held.size()).clear();
             return count;
         }
 

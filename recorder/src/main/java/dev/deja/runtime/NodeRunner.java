@@ -177,8 +177,8 @@ public final class NodeRunner {
     }
 
     /**
-     * Ends the sink's handler call: from here on the call's entries are written, so the messages it sent may leave
-     * the node (the platform holds them until the dispatch method returns, if they could otherwise leave sooner).
+     * Ends the sink's handler call: once its entries are written (now, or when the live node's group of calls is) the
+     * messages it sent may leave the node; the live platform holds them until then.
      */
     private void endHandler() {
         if (sink != null) {

@@ -27,7 +27,9 @@ import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
  * for the disk, and an entry once written survives {@code kill -9} of the process (the page cache belongs to the
  * kernel). An entry appended outside a handler call is written before {@link #append} returns; the entries of a
  * handler call ({@link #beginHandler()} to {@link #endHandler()}) are written together, as one queue document, when
- * it ends, since one document costs the queue about as much as one entry. Confined to one thread at a time;
+ * it ends, since one document costs the queue about as much as one entry. Inside a group ({@link #beginGroup()} to
+ * {@link #endGroup()}) the entries of every handler call that ends are held too and written as one document when the
+ * group ends: a live node groups the calls it runs back to back, a group commit. Confined to one thread at a time;
  * {@link #close()} must not race with {@link #append}.
  */
 public final class NodeLogWriter implements TraceSink, AutoCloseable {
@@ -49,6 +51,7 @@ public final class NodeLogWriter implements TraceSink, AutoCloseable {
     private NodeManifest manifest;
     private long nextSeq;
     private boolean inHandler;
+    private boolean inGroup;
     private boolean closed;
 
     private NodeLogWriter(Path nodeDirectory, NodeManifest manifest, int incarnation, long nextSeq,
@@ -180,6 +183,23 @@ public final class NodeLogWriter implements TraceSink, AutoCloseable {
     @Override
     public void endHandler() {
         inHandler = false;
+        if (!inGroup && document.count() > 0 && !closed) {
+            writeDocument();
+        }
+    }
+
+    /**
+     * Holds the entries of the handler calls that end from now on until {@link #endGroup()}, which writes them as one
+     * document. Whoever groups calls must keep their effects (the messages they send) back until then, as for a
+     * single call: a {@code kill -9} before the group is written loses all of its calls.
+     */
+    public void beginGroup() {
+        inGroup = true;
+    }
+
+    /** Writes the entries held since {@link #beginGroup()} (those of a handler call still running included). */
+    public void endGroup() {
+        inGroup = false;
         if (document.count() > 0 && !closed) {
             writeDocument();
         }

@@ -13,7 +13,11 @@ public interface TraceSink {
     default void beginHandler() {
     }
 
-    /** Ends what {@link #beginHandler()} began; when this returns, the handler call's events are written. */
+    /**
+     * Ends what {@link #beginHandler()} began; when this returns, the handler call's events are written, unless
+     * whoever owns the sink asked it to hold several calls (as {@link NodeLogWriter#beginGroup()} does) and writes
+     * them later, before their effects leave the node.
+     */
     default void endHandler() {
     }
 }

@@ -85,6 +85,36 @@ class TraceFilesIT {
     }
 
     @Test
+    void handlerCallsInAGroup_areWrittenTogetherWhenTheGroupEnds() {
+        List<TraceEvent> written = new ArrayList<>();
+        List<TraceEvent> templates = TraceEvents.oneOfEachType(NODE);
+        try (NodeLogWriter writer = NodeLogWriter.open(trace, NODE, "test.Node", "1.0", 1, 100)) {
+            NodeLog log = NodeLog.open(Trace.nodeDirectory(trace, NODE));
+            int next = 0;
+            for (int[] group : new int[][] {{2, 3}, {1}, {4, 1, 2}}) {
+                int before = written.size();
+                writer.beginGroup();
+                for (int size : group) {
+                    writer.beginHandler();
+                    for (int i = 0; i < size; i++) {
+                        TraceEvent template = templates.get(next++ % templates.size());
+                        TraceEvent event = new TraceEvent(NODE, writer.incarnation(), writer.nextSeq(),
+                                template.lamport(), template.atMillis(), template.event());
+                        writer.append(event);
+                        written.add(event);
+                    }
+                    writer.endHandler();
+                    assertThat(readAll(log)).as("nothing of the group is written before it ends")
+                            .isEqualTo(written.subList(0, before));
+                }
+                writer.endGroup();
+                assertThat(readAll(log)).isEqualTo(written);
+            }
+        }
+        assertThat(readAll(NodeLog.open(Trace.nodeDirectory(trace, NODE)))).isEqualTo(written);
+    }
+
+    @Test
     void flippedByteInsideAHandlerCall_namesThatEntry() throws Exception {
         try (NodeLogWriter writer = NodeLogWriter.open(trace, NODE, "test.Node", "1.0", 1, 100)) {
             writer.beginHandler();
