@@ -49,8 +49,9 @@ public final class LiveNode implements AutoCloseable {
      * The most handler calls whose entries are written together. More calls per write cost less CPU per call, but
      * their messages wait for the last of them. Measured on the benchmark's key-value cluster (interleaved rounds,
      * recording each way side by side): with 8, the node CPU time per operation at a fixed rate was lower than with
-     * one call per write in all 7 of 7 rounds in each of two runs (about 1.3 µs of 26 µs), and the throughput at
-     * full speed higher in 6 of 7; with 64 the throughput was lower; 4 and 16 were between.
+     * one call per write in 7 of 7 rounds of each of two runs (recording's extra CPU 3.8 → 2.5 and 3.4 → 2.1 µs per
+     * operation), and the throughput at full speed higher in 6 of 7; 4 and 16 came close; with 64 the throughput was
+     * lower, since messages wait for the last call of the group.
      */
     static final int CALLS_PER_WRITE = 8;
 
