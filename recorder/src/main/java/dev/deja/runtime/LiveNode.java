@@ -36,8 +36,9 @@ import java.util.concurrent.TimeUnit;
  * <p>Threading: one handler thread runs every handler, one at a time, from a queue that the network reader
  * threads and the timer thread fill. While recording, it runs the events that are already queued back to back (up to
  * {@value #CALLS_PER_WRITE} handler calls), writes their entries to the log as one document and only then lets the
- * messages they sent leave: one write to the queue for several calls, a group commit. {@link #stop()} may be called from any thread (a shutdown hook, say):
- * it lets the current handler finish, then closes the network and completes the recording.
+ * messages they sent leave: one write to the queue for several calls, a group commit. {@link #stop()} may be called
+ * from any thread (a shutdown hook, say): it lets the current handler finish, then closes the network and completes
+ * the recording.
  */
 public final class LiveNode implements AutoCloseable {
     /** Where to run and whether to record. */

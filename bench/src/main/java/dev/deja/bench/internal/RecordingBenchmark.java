@@ -104,9 +104,9 @@ final class RecordingBenchmark {
             }
             samples = Interleaved.run("recording (operations/s)", plan.rounds(), false, sides, progress);
             // The same clusters below their capacity: every one at the same fixed rate, so that each processes as many
-            // operations a second and the CPU time per operation compares the work itself. At full speed a
-            // cluster that does more per operation also completes fewer operations per wake-up of its threads,
-            // which makes each operation dearer again; a node that is not saturated does not pay that twice.
+            // operations a second and the CPU time per operation compares the work itself. At full speed a cluster
+            // that does more per operation also completes fewer operations per wake-up of its threads, which can make
+            // each operation dearer again; at one rate all three are equally busy.
             pacedOpsPerSecond = pace(Summary.of(samples.get(LOGGED)).median());
             Map<String, Interleaved.Side> pacedSides = new LinkedHashMap<>();
             for (Cluster cluster : clusters.values()) {
