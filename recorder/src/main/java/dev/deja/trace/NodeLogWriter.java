@@ -183,8 +183,8 @@ public final class NodeLogWriter implements TraceSink, AutoCloseable {
     @Override
     public void endHandler() {
         inHandler = false;
-        if (!inGroup && document.count() > 0 && !closed) {
-            writeDocument();
+        if (!inGroup) {
+            writeHeld();
         }
     }
 
@@ -200,6 +200,11 @@ public final class NodeLogWriter implements TraceSink, AutoCloseable {
     /** Writes the entries held since {@link #beginGroup()} (those of a handler call still running included). */
     public void endGroup() {
         inGroup = false;
+        writeHeld();
+    }
+
+    /** Writes the entries held, if any, unless the log is closed. */
+    private void writeHeld() {
         if (document.count() > 0 && !closed) {
             writeDocument();
         }
@@ -241,9 +246,7 @@ public final class NodeLogWriter implements TraceSink, AutoCloseable {
         if (closed) {
             return;
         }
-        if (document.count() > 0) {
-            writeDocument();
-        }
+        writeHeld();
         closed = true;
         appender.close();
         queue.close();
