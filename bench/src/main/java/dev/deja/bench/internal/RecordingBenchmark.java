@@ -167,16 +167,12 @@ final class RecordingBenchmark {
         Results.fill(paced, Summary.ofRatios(pacedCpu.get(ON), pacedCpu.get(OFF)).map(ratio -> (ratio - 1) * 100));
         paced.set("slf4j_json_logging", Results.summary(Summary.ofRatios(pacedCpu.get(LOGGED), pacedCpu.get(OFF))
                 .map(ratio -> (ratio - 1) * 100)));
-        ObjectNode pacedPerOp = Results.object();
+        ObjectNode pacedPerOp = paced.putObject("node_cpu_us_per_op");
+        ObjectNode achieved = paced.putObject("achieved_ops_per_s");
         for (String side : List.of(OFF, ON, LOGGED)) {
             pacedPerOp.set(side, Results.summary(Summary.of(pacedCpu.get(side))));
-        }
-        paced.set("node_cpu_us_per_op", pacedPerOp);
-        ObjectNode achieved = Results.object();
-        for (String side : List.of(OFF, ON, LOGGED)) {
             achieved.set(side, Results.summary(Summary.of(pacedOps.get(side))));
         }
-        paced.set("achieved_ops_per_s", achieved);
         result.set("fixed_rate_node_cpu_overhead_pct", paced);
         return result;
     }
