@@ -34,6 +34,15 @@ public interface Example {
         return Map.of();
     }
 
+    /**
+     * The arguments (as for {@link #arguments()}) that keep the example's workload going until a run's step or time
+     * limit, for benchmarks that need runs of a given length. None by default: most workloads never end by
+     * themselves.
+     */
+    default Map<String, String> longRunArguments() {
+        return Map.of();
+    }
+
     /** How many nodes a deployment uses when the user does not say. */
     int defaultNodes();
 

@@ -21,7 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * Checking cost, for every registered example that ships a predicate script ({@code scripts/<name>.py}): on the
@@ -212,6 +214,8 @@ final class CheckBenchmark {
         node.put("events_checked", events);
         node.put("trace", "simulated " + made.example().name() + ", " + made.example().defaultNodes()
                 + " nodes, seed " + Workspace.SEED + ", " + Math.round(made.dropProbability() * 100)
-                + "% message loss, " + made.result().steps() + " steps");
+                + "% message loss, " + made.result().steps() + " steps"
+                + new TreeMap<>(made.example().longRunArguments()).entrySet().stream()
+                        .map(argument -> ", " + argument.getKey() + "=" + argument.getValue()).collect(Collectors.joining()));
     }
 }

@@ -159,7 +159,9 @@ final class Workspace {
 
     /** The simulation settings of {@code example} with loss {@code drop}, running to {@code steps} steps. */
     static SimulationSettings exampleSettings(Example example, double drop, long steps) {
-        return ExampleSimulation.settings(example, Optional.empty()).seed(SEED).dropProbability(drop)
+        // An example whose workload ends by itself (the lock server's users stop after a few rounds) keeps going.
+        return ExampleSimulation.settings(example, example.defaultNodes(), Optional.empty(), example.longRunArguments())
+                .seed(SEED).dropProbability(drop)
                 .maxSteps(steps).maxVirtualMillis(SimulationSettings.UNLIMITED_VIRTUAL_MILLIS)
                 .stop(SimulationSettings.Stop.AT_LIMIT).build();
     }

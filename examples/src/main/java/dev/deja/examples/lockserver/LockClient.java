@@ -19,7 +19,7 @@ import java.util.TreeSet;
  * A lock client, after Boxwood's lock service as checked in the WiDS Checker paper (section 4.2).
  *
  * <p>Once the workload driver says {@link Start}, it runs {@value #USERS} concurrent lock users, each of which
- * {@value #ROUNDS} times thinks for a random while, locks one of the {@value #LOCKS} locks in a random mode, holds
+ * {@value #DEFAULT_ROUNDS} times (argument {@code rounds=K}) thinks for a random while, locks one of the {@value #LOCKS} locks in a random mode, holds
  * it for a random while and unlocks it; a user holding its lock shared sometimes upgrades it to exclusive first (a
  * reader that decides to write). Locks are cached: once granted, a lock stays with the client and its users take
  * and drop it locally until the server revokes it. A revoke starts a revoking task that gives the lock back
@@ -44,8 +44,10 @@ public final class LockClient implements Node {
     static final int LOCKS = 4;
     /** Concurrent lock users per client. */
     static final int USERS = 5;
-    /** Lock-and-unlock rounds each user runs before it is done. */
-    static final int ROUNDS = 3;
+    /** Lock-and-unlock rounds each user runs before it is done, unless argument {@code rounds} says otherwise. */
+    static final int DEFAULT_ROUNDS = 3;
+    /** The most rounds argument {@code rounds} may ask for. */
+    static final int MAX_ROUNDS = 1_000_000;
     static final long MIN_THINK_MILLIS = 100;
     static final long MAX_THINK_MILLIS = 1_500;
     static final long MIN_HOLD_MILLIS = 5;
@@ -58,6 +60,7 @@ public final class LockClient implements Node {
     static final NodeId SERVER = new NodeId("server");
 
     private boolean retryBug;
+    private int rounds = DEFAULT_ROUNDS;
     final Map<Integer, CachedLock> locks = new TreeMap<>();
     final List<LockUser> users = new ArrayList<>();
     /** The workload driver, once it said {@link Start}: told when the last user finishes. */
@@ -78,9 +81,27 @@ public final class LockClient implements Node {
         return bug != null;
     }
 
+    /** Argument {@code rounds}: absent means {@value #DEFAULT_ROUNDS}; anything but 1 to {@value #MAX_ROUNDS} is refused. */
+    static int parseRounds(String text) {
+        if (text == null) {
+            return DEFAULT_ROUNDS;
+        }
+        try {
+            int rounds = Integer.parseInt(text.strip());
+            if (rounds >= 1 && rounds <= MAX_ROUNDS) {
+                return rounds;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("lockserver argument rounds='" + text + "' must be a number of "
+                + "lock-and-unlock rounds per lock user from 1 to " + MAX_ROUNDS);
+    }
+
     @Override
     public void onStart(Env env) {
         retryBug = parseBug(env.args());
+        rounds = parseRounds(env.args().get("rounds"));
         for (int lock = 0; lock < LOCKS; lock++) {
             locks.put(lock, new CachedLock(lock));
         }
@@ -114,7 +135,7 @@ public final class LockClient implements Node {
                     return;
                 }
                 user.roundsDone++;
-                if (user.roundsDone == ROUNDS) {
+                if (user.roundsDone == rounds) {
                     user.state = LockUser.State.DONE;
                     if (finishedUsers() == users.size()) {
                         env.send(referee, new ClientStatus(users.size(), users.size()));

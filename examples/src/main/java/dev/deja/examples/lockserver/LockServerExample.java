@@ -32,6 +32,18 @@ public final class LockServerExample implements Example {
         return LockClient.BUGS;
     }
 
+    @Override
+    public Map<String, String> arguments() {
+        return Map.of("rounds=K", "lock-and-unlock rounds each lock user runs before it is done (default "
+                + LockClient.DEFAULT_ROUNDS + "); the run ends when every user is done");
+    }
+
+    /** Its users stop after a few rounds (about 3,000 steps with the default nodes): as many rounds as allowed. */
+    @Override
+    public Map<String, String> longRunArguments() {
+        return Map.of("rounds", Integer.toString(LockClient.MAX_ROUNDS));
+    }
+
     /** The paper's setting: one server and 20 clients. */
     @Override
     public int defaultNodes() {

@@ -152,7 +152,37 @@ class LockClientTest {
     @Test
     void lastUserFinishing_isReportedToTheDriver() {
         FakeEnv env = start(Map.of());
-        for (int round = 0; round < LockClient.ROUNDS; round++) {
+        runRounds(env, 0, LockClient.DEFAULT_ROUNDS, LockClient.DEFAULT_ROUNDS);
+        assertThat(client.finishedUsers()).isEqualTo(LockClient.USERS);
+        assertThat(env.takeSent()).containsExactly(new Sent(DRIVER, new ClientStatus(LockClient.USERS, LockClient.USERS)));
+    }
+
+    @Test
+    void roundsArgument_setsHowManyRoundsEachUserRuns() {
+        FakeEnv env = start(Map.of("rounds", "5"));
+        runRounds(env, 0, LockClient.DEFAULT_ROUNDS, 5);
+        assertThat(client.finishedUsers()).as("after the default rounds").isZero();
+        assertThat(env.takeSent()).doesNotContain(new Sent(DRIVER, new ClientStatus(LockClient.USERS, LockClient.USERS)));
+        runRounds(env, LockClient.DEFAULT_ROUNDS, 5, 5);
+        assertThat(client.finishedUsers()).isEqualTo(LockClient.USERS);
+        assertThat(env.takeSent()).containsExactly(new Sent(DRIVER, new ClientStatus(LockClient.USERS, LockClient.USERS)));
+    }
+
+    @Test
+    void roundsArgument_outOfRange_isRefusedNamingTheRange() {
+        for (String bad : List.of("0", "-2", "many", "1000001")) {
+            assertThatThrownBy(() -> new LockClient().onStart(new FakeEnv("c1", List.of("server"), Map.of("rounds", bad))))
+                    .as("rounds=%s", bad).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("rounds='" + bad + "'").hasMessageContaining("from 1 to 1000000");
+        }
+    }
+
+    /**
+     * Rounds {@code from} to {@code to - 1} of the {@code total} each user was asked for: every user locks its own lock
+     * shared and unlocks it without upgrading.
+     */
+    private void runRounds(FakeEnv env, int from, int to, int total) {
+        for (int round = from; round < to; round++) {
             for (int user = 0; user < LockClient.USERS; user++) {
                 boolean fromServer = round == 0 && user < LockClient.LOCKS; // later the locks are cached
                 env.draws(user % LockClient.LOCKS, SHARED);
@@ -169,13 +199,11 @@ class LockClientTest {
             for (int user = 0; user < LockClient.USERS; user++) {
                 assertThat(client.users.get(user).state).as("round %d user %d", round, user)
                         .isEqualTo(LockUser.State.HOLDING);
-                boolean last = round == LockClient.ROUNDS - 1;
+                boolean last = round == total - 1;
                 env.draws(last ? new Number[] {NO_UPGRADE} : new Number[] {NO_UPGRADE, 100L});
                 client.onTimer(env, null, new UserTimer(user));
             }
         }
-        assertThat(client.finishedUsers()).isEqualTo(LockClient.USERS);
-        assertThat(env.takeSent()).containsExactly(new Sent(DRIVER, new ClientStatus(LockClient.USERS, LockClient.USERS)));
     }
 
     @Test

@@ -20,6 +20,8 @@ class LockServerExampleTest {
         assertThat(example.nodeClass()).isEqualTo(LockNode.class);
         assertThat(example.driverClass()).contains(LockDriver.class);
         assertThat(example.defaultNodes()).isEqualTo(21);
+        assertThat(example.arguments()).containsOnlyKeys("rounds=K");
+        assertThat(LockClient.parseRounds(example.longRunArguments().get("rounds"))).isEqualTo(LockClient.MAX_ROUNDS);
         assertThat(example.nodeArgs(Optional.of("release-retry-livelock")))
                 .containsEntry("bug", "release-retry-livelock");
     }
