@@ -216,6 +216,7 @@ final class CheckBenchmark {
                 + " nodes, seed " + Workspace.SEED + ", " + Math.round(made.dropProbability() * 100)
                 + "% message loss, " + made.result().steps() + " steps"
                 + new TreeMap<>(made.example().longRunArguments()).entrySet().stream()
-                        .map(argument -> ", " + argument.getKey() + "=" + argument.getValue()).collect(Collectors.joining()));
+                        .map(argument -> ", " + argument.getKey() + "=" + argument.getValue())
+                        .collect(Collectors.joining()));
     }
 }

@@ -27,7 +27,8 @@ public final class PythonEngine {
      * The HotSpot compiler directive that leaves the Graal compiler's own classes to C1; see
      * {@link #keepGraalCompilerOutOfC2()}.
      */
-    static final String GRAAL_COMPILER_DIRECTIVE = "[{\"match\": [\"jdk/graal/compiler/*.*\"], \"c2\": {\"Exclude\": true}}]";
+    static final String GRAAL_COMPILER_DIRECTIVE =
+            "[{\"match\": [\"jdk/graal/compiler/*.*\"], \"c2\": {\"Exclude\": true}}]";
 
     private static Engine engine;
     private static boolean warned;
@@ -73,7 +74,7 @@ public final class PythonEngine {
      * as it gets hot. Every new Truffle compilation made C2 compile more of it, long after the checks themselves
      * were compiled: in a loop of store checks, C2 still spent 165-265 ms of CPU on each of checks 11 to 20 (JFR:
      * mostly Graal methods, single on-stack-replacement compilations of up to 1.8 s), on two cores against about
-     * 300 ms for the check's own threads. With the directive C2 took 85-95 ms per check and the checks 0.28-0.33 s
+     * 300 ms for the check's own threads. With the directive C2 took 85-95 ms per check and the checks 0.28-0.36 s
      * instead of 0.40 s; benchmark check sections, two side by side: later-round checks of Paxos 0.18-0.19 s
      * instead of 0.26-0.30 s, of the store 0.20-0.21 s instead of 0.24-0.27 s, the others the same, the first
      * check no slower.

@@ -19,14 +19,14 @@ import java.util.TreeSet;
  * A lock client, after Boxwood's lock service as checked in the WiDS Checker paper (section 4.2).
  *
  * <p>Once the workload driver says {@link Start}, it runs {@value #USERS} concurrent lock users, each of which
- * {@value #DEFAULT_ROUNDS} times (argument {@code rounds=K}) thinks for a random while, locks one of the {@value #LOCKS} locks in a random mode, holds
- * it for a random while and unlocks it; a user holding its lock shared sometimes upgrades it to exclusive first (a
- * reader that decides to write). Locks are cached: once granted, a lock stays with the client and its users take
- * and drop it locally until the server revokes it. A revoke starts a revoking task that gives the lock back
- * ({@link RevokeDone}) once no local user holds it and no release of it is pending. A user that wants exclusive
- * mode while the client caches the lock shared (an upgrade among them) first releases it ({@link Release},
- * setting {@code releasePending}) and then acquires it again. Waiting users are served oldest first, and a lock
- * one of them waits for is not handed to a later one.
+ * {@value #DEFAULT_ROUNDS} times (argument {@code rounds=K}) thinks for a random while, locks one of the
+ * {@value #LOCKS} locks in a random mode, holds it for a random while and unlocks it; a user holding its lock shared
+ * sometimes upgrades it to exclusive first (a reader that decides to write). Locks are cached: once granted, a lock
+ * stays with the client and its users take and drop it locally until the server revokes it. A revoke starts a
+ * revoking task that gives the lock back ({@link RevokeDone}) once no local user holds it and no release of it is
+ * pending. A user that wants exclusive mode while the client caches the lock shared (an upgrade among them) first
+ * releases it ({@link Release}, setting {@code releasePending}) and then acquires it again. Waiting users are served
+ * oldest first, and a lock one of them waits for is not handed to a later one.
  *
  * <p>The server denies a release while the lock is in its pending queue, i.e. while a revoke of it is on its
  * way. Correctly, the client then lets the revoke take the lock and asks for it again afterwards. With the bug
@@ -81,7 +81,7 @@ public final class LockClient implements Node {
         return bug != null;
     }
 
-    /** Argument {@code rounds}: absent means {@value #DEFAULT_ROUNDS}; anything but 1 to {@value #MAX_ROUNDS} is refused. */
+    /** Argument {@code rounds}: {@value #DEFAULT_ROUNDS} if absent; refused outside 1 to {@value #MAX_ROUNDS}. */
     static int parseRounds(String text) {
         if (text == null) {
             return DEFAULT_ROUNDS;

@@ -149,12 +149,14 @@ class LockClientTest {
         assertThat(client.users.get(0).roundsDone).isEqualTo(1);
     }
 
+    private static final Sent ALL_DONE = new Sent(DRIVER, new ClientStatus(LockClient.USERS, LockClient.USERS));
+
     @Test
     void lastUserFinishing_isReportedToTheDriver() {
         FakeEnv env = start(Map.of());
         runRounds(env, 0, LockClient.DEFAULT_ROUNDS, LockClient.DEFAULT_ROUNDS);
         assertThat(client.finishedUsers()).isEqualTo(LockClient.USERS);
-        assertThat(env.takeSent()).containsExactly(new Sent(DRIVER, new ClientStatus(LockClient.USERS, LockClient.USERS)));
+        assertThat(env.takeSent()).containsExactly(ALL_DONE);
     }
 
     @Test
@@ -162,16 +164,17 @@ class LockClientTest {
         FakeEnv env = start(Map.of("rounds", "5"));
         runRounds(env, 0, LockClient.DEFAULT_ROUNDS, 5);
         assertThat(client.finishedUsers()).as("after the default rounds").isZero();
-        assertThat(env.takeSent()).doesNotContain(new Sent(DRIVER, new ClientStatus(LockClient.USERS, LockClient.USERS)));
+        assertThat(env.takeSent()).doesNotContain(ALL_DONE);
         runRounds(env, LockClient.DEFAULT_ROUNDS, 5, 5);
         assertThat(client.finishedUsers()).isEqualTo(LockClient.USERS);
-        assertThat(env.takeSent()).containsExactly(new Sent(DRIVER, new ClientStatus(LockClient.USERS, LockClient.USERS)));
+        assertThat(env.takeSent()).containsExactly(ALL_DONE);
     }
 
     @Test
     void roundsArgument_outOfRange_isRefusedNamingTheRange() {
         for (String bad : List.of("0", "-2", "many", "1000001")) {
-            assertThatThrownBy(() -> new LockClient().onStart(new FakeEnv("c1", List.of("server"), Map.of("rounds", bad))))
+            FakeEnv env = new FakeEnv("c1", List.of("server"), Map.of("rounds", bad));
+            assertThatThrownBy(() -> new LockClient().onStart(env))
                     .as("rounds=%s", bad).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("rounds='" + bad + "'").hasMessageContaining("from 1 to 1000000");
         }
