@@ -1,5 +1,6 @@
 package dev.deja.examples.lockserver;
 
+import dev.deja.examples.ExampleArguments;
 import dev.deja.node.Env;
 import dev.deja.node.Exposed;
 import dev.deja.node.Node;
@@ -83,19 +84,8 @@ public final class LockClient implements Node {
 
     /** Argument {@code rounds}: {@value #DEFAULT_ROUNDS} if absent; refused outside 1 to {@value #MAX_ROUNDS}. */
     static int parseRounds(String text) {
-        if (text == null) {
-            return DEFAULT_ROUNDS;
-        }
-        try {
-            int rounds = Integer.parseInt(text.strip());
-            if (rounds >= 1 && rounds <= MAX_ROUNDS) {
-                return rounds;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("lockserver argument rounds='" + text + "' must be a number of "
-                + "lock-and-unlock rounds per lock user from 1 to " + MAX_ROUNDS);
+        return ExampleArguments.intFromTo("lockserver", "rounds", text, DEFAULT_ROUNDS, 1, MAX_ROUNDS,
+                "lock-and-unlock rounds per lock user");
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.deja.examples.paxos;
 
+import dev.deja.examples.ExampleArguments;
 import dev.deja.node.Env;
 import dev.deja.node.ForwardingEnv;
 import dev.deja.node.Node;
@@ -157,19 +158,7 @@ public final class PaxosNode implements Node {
     }
 
     static int slotCount(String text) {
-        if (text == null) {
-            return 1;
-        }
-        try {
-            int slots = Integer.parseInt(text.strip());
-            if (slots >= 1 && slots <= MAX_SLOTS) {
-                return slots;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("Paxos argument slots='" + text + "' must be a number of consensus instances"
-                + " from 1 to " + MAX_SLOTS);
+        return ExampleArguments.intFromTo("Paxos", "slots", text, 1, 1, MAX_SLOTS, "consensus instances");
     }
 
     /** The decided value of every slot, or null while some slot is undecided. */
