@@ -20,6 +20,8 @@ class LockClientTest {
     private static final double EXCLUSIVE = 0.1;
     private static final double UPGRADE = 0.1;
     private static final double NO_UPGRADE = 0.9;
+    /** What the client tells the driver once all its users are done. */
+    private static final Sent ALL_DONE = new Sent(DRIVER, new ClientStatus(LockClient.USERS, LockClient.USERS));
 
     private final LockClient client = new LockClient();
 
@@ -148,8 +150,6 @@ class LockClientTest {
         client.onTimer(env, null, new UserTimer(0));
         assertThat(client.users.get(0).roundsDone).isEqualTo(1);
     }
-
-    private static final Sent ALL_DONE = new Sent(DRIVER, new ClientStatus(LockClient.USERS, LockClient.USERS));
 
     @Test
     void lastUserFinishing_isReportedToTheDriver() {
