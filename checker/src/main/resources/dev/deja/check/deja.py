@@ -12,10 +12,25 @@ if __name__ == "__main__":
     # the process, so a re-check starts with the JIT-compiled code of earlier checks instead of the interpreter.
     __deja_code__ = __import__("sys")._getframe(0).f_code
 
-# The module is created once per Python context and serves every check run in it: _reset() empties its state in
-# place between checks. Its classes, functions and state objects stay the same objects, so the code compiled for
-# one check stays valid for the next (a new module per check made the compiler throw away and redo its work, and
-# rebinding a module global does the same to the code that reads it).
+# The module is created once per Python context and serves every check run in it: _deja_setup_reset() empties its
+# state in place between checks. Its classes, functions and state objects stay the same objects, so the code
+# compiled for one check stays valid for the next (a new module per check made the compiler throw away and redo its
+# work, and rebinding a module global does the same to the code that reads it).
+#
+# Code that runs a few times per check and never per event (declaring, resetting, handing the declarations to the
+# checker) is defined under a name containing "deja_setup": the engine never compiles such functions (see
+# PythonEngine), since over the checks of one process their calls add up to the compilation threshold and each
+# compilation then costs tens to hundreds of milliseconds of CPU in the middle of some later check. Public names and
+# __init__ methods are bound to such functions under their usual names. Comprehensions get names of their own, so
+# such code uses plain loops.
+
+
+def _public(name):
+    """Gives a set-up function its public name, as error messages and help() show it."""
+    def deja_setup_rename(f):
+        f.__name__ = f.__qualname__ = name
+        return f
+    return deja_setup_rename
 
 __all__ = ["table", "derived", "always", "eventually", "forall", "exists", "implies", "event", "now",
            "stats", "nodes"]
@@ -26,9 +41,10 @@ class _Source:
     dependents and becomes dirty when it changes, so only dirty derived values and predicates are evaluated."""
     __slots__ = ("name", "dependents")
 
-    def __init__(self, name):
+    def _deja_setup_init(self, name):
         self.name = name
         self.dependents = set()
+    __init__ = _deja_setup_init
 
     def bump(self):
         dependents = self.dependents
@@ -76,7 +92,7 @@ class _Row:
 class Table:
     """A declared table: iterable over its rows, with len; rows expose their columns as attributes."""
 
-    def __init__(self, name, cls, columns, keep_versions):
+    def _deja_setup_init(self, name, cls, columns, keep_versions):
         self.name = name
         self.cls = cls
         self.columns = tuple(columns)
@@ -89,6 +105,7 @@ class Table:
         if row_type is None:
             row_type = _row_types[key] = type(name, (_Row,), {"__slots__": tuple(columns), "_columns": tuple(columns)})
         self._row_type = row_type
+    __init__ = _deja_setup_init
 
     def __iter__(self):
         _read(self._source)
@@ -138,22 +155,25 @@ _row_types = {}
 
 
 class _Registry:
-    def __init__(self):
+    def _deja_setup_init(self):
         self.tables = []
         self.derived = []
         self.predicates = []
         self.names = set()
+    __init__ = _deja_setup_init
 
-    def claim(self, name, what):
+    def deja_setup_claim(self, name, what):
         if name in self.names:
             raise ValueError("%s %r: the name is already declared" % (what, name))
         self.names.add(name)
+    claim = deja_setup_claim
 
 
 _registry = _Registry()
 
 
-def table(name, cls, columns, keep_versions=None):
+@_public("table")
+def deja_setup_table(name, cls, columns, keep_versions=None):
     """Declares a table with one row per live object of class cls (or a subclass) on each node."""
     if not isinstance(name, str) or not name.isidentifier():
         raise ValueError("table name must be an identifier, was %r" % (name,))
@@ -175,6 +195,9 @@ def table(name, cls, columns, keep_versions=None):
     return t
 
 
+table = deja_setup_table
+
+
 class _Failed:
     __slots__ = ("error",)
 
@@ -185,7 +208,7 @@ class _Failed:
 class Derived:
     """A derived value: call it for the current value, .versions() for its history, newest first."""
 
-    def __init__(self, fn, keep_versions):
+    def _deja_setup_init(self, fn, keep_versions):
         self.fn = fn
         self.name = fn.__name__
         self.keep = keep_versions
@@ -196,6 +219,7 @@ class Derived:
         self._history = []
         self._evaluations = 0
         self._step = -1
+    __init__ = _deja_setup_init
 
     def _refresh(self):
         global _reading
@@ -246,21 +270,25 @@ def _differs(a, b):
         return True
 
 
-def derived(fn=None, keep_versions=1):
+@_public("derived")
+def deja_setup_derived(fn=None, keep_versions=1):
     """Declares a derived value, recomputed once per event and only when what it read changed."""
     if not isinstance(keep_versions, int) or keep_versions < 1:
         raise ValueError("derived: keep_versions must be a positive int")
 
-    def wrap(f):
+    def deja_setup_wrap(f):
         _registry.claim(f.__name__, "derived")
         d = Derived(f, keep_versions)
         _registry.derived.append(d)
         return d
-    return wrap(fn) if fn is not None else wrap
+    return deja_setup_wrap(fn) if fn is not None else deja_setup_wrap
+
+
+derived = deja_setup_derived
 
 
 class Predicate:
-    def __init__(self, fn, kind, aux):
+    def _deja_setup_init(self, fn, kind, aux):
         self.fn = fn
         self.name = fn.__name__
         self.kind = kind
@@ -273,6 +301,7 @@ class Predicate:
         # aux values after the latest event of the span, which a span's end reports.
         self.span_open = False
         self.latest_aux = None
+    __init__ = _deja_setup_init
 
     def __call__(self):
         return self.fn()
@@ -282,8 +311,9 @@ class Predicate:
 
 
 def _predicate(kind):
-    def decorator(fn=None, aux=()):
-        def wrap(f):
+    @_public(kind)
+    def deja_setup_decorator(fn=None, aux=()):
+        def deja_setup_wrap(f):
             for a in aux:
                 if not callable(a):
                     raise ValueError("%s %s: aux must list derived values or functions, got %r" % (kind, f.__name__, a))
@@ -291,9 +321,8 @@ def _predicate(kind):
             p = Predicate(f, kind, aux)
             _registry.predicates.append(p)
             return p
-        return wrap(fn) if fn is not None else wrap
-    decorator.__name__ = kind
-    return decorator
+        return deja_setup_wrap(fn) if fn is not None else deja_setup_wrap
+    return deja_setup_decorator
 
 
 always = _predicate("always")
@@ -332,12 +361,10 @@ class _Event:
     __slots__ = ("_position", "_node", "_type", "_message_type", "_lamport", "_clock", "_incarnation", "_seq",
                  "_sender")
 
-    def __init__(self):
-        self._clear()
-
-    def _clear(self):
+    def _deja_setup_clear(self):
         for s in _Event.__slots__:
             setattr(self, s, None)
+    _clear = __init__ = _deja_setup_clear
 
     def _get(name):
         def get(self):
@@ -419,14 +446,16 @@ class _NodeRow:
 class _Nodes:
     """The built-in nodes table: id, alive, incarnation."""
 
-    def __init__(self):
+    def _deja_setup_init(self):
         self._source = _Source("nodes")
         self._rows = {}
         self.name = "nodes"
+    __init__ = _deja_setup_init
 
-    def _clear(self):
+    def _deja_setup_clear(self):
         self._source.dependents.clear()
         self._rows.clear()
+    _clear = _deja_setup_clear
 
     def __iter__(self):
         _read(self._source)
@@ -445,10 +474,7 @@ nodes = _Nodes()
 
 
 class _State:
-    def __init__(self):
-        self._clear()
-
-    def _clear(self):
+    def _deja_setup_clear(self):
         self.step = -1
         self.event_source = _Source("event")
         self.clocks = {}
@@ -462,6 +488,7 @@ class _State:
         self.spans_open = False
         self.current = None
         self.tables = []
+    _clear = __init__ = _deja_setup_clear
 
 
 _state = _State()
@@ -469,7 +496,7 @@ _state = _State()
 
 # ---- called by the checker ----
 
-def _reset():
+def _deja_setup_reset():
     """Empties every piece of state a check left, in place, so that the next check starts as in a new module."""
     global _reading
     _reading = None
@@ -481,7 +508,7 @@ def _reset():
     _script_file[0] = None
 
 
-def _install(tables):
+def _deja_setup_install(tables):
     _state.tables = tables
 
 
@@ -490,7 +517,7 @@ def _install(tables):
 _symbols = []
 
 
-def _intern(*strings):
+def _deja_setup_intern(*strings):
     _symbols.extend(strings)
 
 
@@ -716,30 +743,40 @@ def _format_error(e):
 _script_file = [None]
 
 
-def _set_script_file(filename):
+def _deja_setup_script_file(filename):
     """Names the script's file, whose frames error reports show."""
     _script_file[0] = filename
 
 
-def _check_declared():
+def _deja_setup_check_declared():
     """After the script ran: None, or the error that it declares no predicate."""
     if not _registry.predicates:
         return "%s: declares no predicate (use @always or @eventually)" % _script_file[0]
     return None
 
 
-def _tables():
-    return [(t.name, t.cls, list(t.columns)) for t in _registry.tables]
+def _deja_setup_tables():
+    out = []
+    for t in _registry.tables:
+        out.append((t.name, t.cls, list(t.columns)))
+    return out
 
 
-def _predicates():
-    return [(p.name, p.kind) for p in _registry.predicates]
+def _deja_setup_predicates():
+    out = []
+    for p in _registry.predicates:
+        out.append((p.name, p.kind))
+    return out
 
 
-def _counts():
+def _deja_setup_counts():
     """Evaluations per predicate and per derived value, for tests and profiling."""
-    return dict([(p.name, p.evaluations) for p in _registry.predicates] +
-                [(d.name, d._evaluations) for d in _registry.derived])
+    out = {}
+    for p in _registry.predicates:
+        out[p.name] = p.evaluations
+    for d in _registry.derived:
+        out[d.name] = d._evaluations
+    return out
 
 
 def _make_tuple(*items):

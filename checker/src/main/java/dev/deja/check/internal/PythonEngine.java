@@ -30,6 +30,17 @@ public final class PythonEngine {
     static final String GRAAL_COMPILER_DIRECTIVE =
             "[{\"match\": [\"jdk/graal/compiler/*.*\"], \"c2\": {\"Exclude\": true}}]";
 
+    /**
+     * The code the engine never compiles, as {@code engine.CompileOnly} exclusions (each matches any function whose
+     * name contains it): the deja module's set-up functions, named for this (see the top of deja.py), and module
+     * bodies, the script's included. Each runs once or a few times per check, so over the checks of one process
+     * their calls reached the threshold one after the other, and each compilation then took 30-1,000 ms of JIT CPU
+     * in the middle of some later check: in a loop of 40 store checks, checks 10-18 and 28-34 took 0.22-0.36 s
+     * against 0.16-0.20 s for the others. A module body's loops run interpreted, which only a script that computes
+     * a lot at its top level would notice.
+     */
+    static final String NEVER_COMPILED = "~deja_setup,~<module>";
+
     private static Engine engine;
     private static boolean warned;
 
@@ -57,7 +68,8 @@ public final class PythonEngine {
                 // take 16.0-16.8 s instead of 14.1-15.0 s; with 30, 15.3 s.)
                 builder.allowExperimentalOptions(true)
                         .option("engine.MinInvokeThreshold", Integer.toString(MIN_CALLS_BEFORE_COMPILING))
-                        .option("engine.FirstTierMinInvokeThreshold", Integer.toString(MIN_CALLS_BEFORE_COMPILING));
+                        .option("engine.FirstTierMinInvokeThreshold", Integer.toString(MIN_CALLS_BEFORE_COMPILING))
+                        .option("engine.CompileOnly", NEVER_COMPILED);
                 engine = builder.build();
             } catch (IllegalArgumentException e) {
                 // An engine without the JIT compiler has no compilation modes; it only interprets.

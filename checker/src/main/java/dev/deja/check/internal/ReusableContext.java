@@ -32,11 +32,11 @@ final class ReusableContext {
     /**
      * Makes the installer: it remembers the deja module's code and what the interpreter held before any script
      * ran, and each call puts that state back and hands out the module {@code deja}: created by the first call,
-     * then emptied by {@code _reset()} with any attribute a script set or replaced put back, so that it is the
+     * then emptied by {@code _deja_setup_reset()} with any attribute a script set or replaced put back, so that it is the
      * same module, with the same classes, for every check (which keeps the compiled code valid).
      */
     private static final Source INSTALLER_SOURCE = Source.newBuilder("python", """
-            def __deja_installer():
+            def deja_setup_installer():
                 # Imported here, not at module level: the main module's names are removed below.
                 import sys, types, builtins
                 main = sys.modules["__main__"]
@@ -45,20 +45,34 @@ final class ReusableContext {
                 baseline_modules = set(sys.modules)
                 baseline_builtins = dict(vars(builtins))
                 deja = []
-                def restore(target, baseline):
+                # Named so that the engine leaves them to the interpreter, with loops instead of comprehensions (see
+                # the top of deja.py).
+                def deja_setup_restore(target, baseline):
                     # Through setattr and delattr, which the interpreter's caches observe, and only for what a
                     # script changed, so that compiled code relying on the rest stays valid.
                     namespace = vars(target)
-                    for name in [n for n in namespace if n not in baseline]:
+                    added = []
+                    for name in namespace:
+                        if name not in baseline:
+                            added.append(name)
+                    for name in added:
                         delattr(target, name)
                     for name, value in baseline.items():
                         if namespace.get(name) is not value:
                             setattr(target, name, value)
-                def install():
-                    for name in [n for n in sys.modules if n not in baseline_modules]:
+                def deja_setup_install():
+                    imported = []
+                    for name in sys.modules:
+                        if name not in baseline_modules:
+                            imported.append(name)
+                    for name in imported:
                         del sys.modules[name]
-                    restore(builtins, baseline_builtins)
-                    for name in [n for n in vars(main) if n not in keep]:
+                    deja_setup_restore(builtins, baseline_builtins)
+                    defined = []
+                    for name in vars(main):
+                        if name not in keep:
+                            defined.append(name)
+                    for name in defined:
                         delattr(main, name)
                     if not deja:
                         m = types.ModuleType("deja")
@@ -67,12 +81,12 @@ final class ReusableContext {
                         deja.append((m, dict(vars(m))))
                     else:
                         m, baseline = deja[0]
-                        restore(m, baseline)
-                        m._reset()
+                        deja_setup_restore(m, baseline)
+                        m._deja_setup_reset()
                     sys.modules["deja"] = m
                     return m
-                return install
-            __deja_installer
+                return deja_setup_install
+            deja_setup_installer
             """, "deja-install.py").buildLiteral();
 
     private static ReusableContext idle;

@@ -99,7 +99,7 @@ public final class ScriptEvaluator implements AutoCloseable {
         boolean ok = false;
         try {
             Value module = pooled.install();
-            module.getMember("_set_script_file").execute(fileName);
+            module.getMember("_deja_setup_script_file").execute(fileName);
             try {
                 // Evaluated, not parsed and then called: only what is evaluated is shared between contexts.
                 context.eval(scriptSource(text, fileName));
@@ -114,7 +114,7 @@ public final class ScriptEvaluator implements AutoCloseable {
                 }
                 throw e;
             }
-            Value error = module.getMember("_check_declared").execute();
+            Value error = module.getMember("_deja_setup_check_declared").execute();
             if (!error.isNull()) {
                 throw new ScriptException(error.asString());
             }
@@ -123,13 +123,13 @@ public final class ScriptEvaluator implements AutoCloseable {
             timedOut = module.getMember("_abandoned");
             aux = module.getMember("_aux");
             latestAux = module.getMember("_latest_aux");
-            counts = module.getMember("_counts");
+            counts = module.getMember("_deja_setup_counts");
             makeTuple = module.getMember("_make_tuple");
             makeDict = module.getMember("_make_dict");
-            intern = module.getMember("_intern");
+            intern = module.getMember("_deja_setup_intern");
             catchUpFunction = module.getMember("_catch_up");
             List<TableSchema> declared = new ArrayList<>();
-            Value tables = module.getMember("_tables").execute();
+            Value tables = module.getMember("_deja_setup_tables").execute();
             for (long i = 0; i < tables.getArraySize(); i++) {
                 Value t = tables.getArrayElement(i);
                 List<String> columns = new ArrayList<>();
@@ -142,8 +142,8 @@ public final class ScriptEvaluator implements AutoCloseable {
                 declared.add(schema);
             }
             this.schemas = List.copyOf(declared);
-            module.getMember("_install").execute(module.getMember("_registry").getMember("tables"));
-            Value predicates = module.getMember("_predicates").execute();
+            module.getMember("_deja_setup_install").execute(module.getMember("_registry").getMember("tables"));
+            Value predicates = module.getMember("_deja_setup_predicates").execute();
             for (long i = 0; i < predicates.getArraySize(); i++) {
                 Value p = predicates.getArrayElement(i);
                 predicateNames.add(p.getArrayElement(0).asString());

@@ -327,6 +327,48 @@ class ScriptEvaluatorIT {
     }
 
     @Test
+    void setUp_runsOnlyDejaFunctionsTheEngineNeverCompiles() {
+        // Profiles the deja module's functions from the script's first line to the first event; the engine leaves
+        // names containing PythonEngine's exclusion to the interpreter.
+        String marker = PythonEngine.NEVER_COMPILED.split(",")[0].substring(1);
+        try (ScriptEvaluator evaluator = new ScriptEvaluator("""
+                import sys
+                setup_calls = []
+                def _profile(frame, kind, arg):
+                    if kind == "call" and frame.f_code.co_filename == "deja.py":
+                        if frame.f_code.co_name == "_step":
+                            sys.setprofile(None)
+                        else:
+                            setup_calls.append(frame.f_code.co_name)
+                sys.setprofile(_profile)
+                from deja import table, derived, always, eventually
+                Agent = table("Agent", cls="x.Agent", columns=["round"], keep_versions={"round": 2})
+                @derived
+                def rounds():
+                    return sorted(a.round for a in Agent)
+                @derived(keep_versions=2)
+                def count():
+                    return len(Agent)
+                def calls():
+                    return sorted(set(setup_calls))
+                @eventually(aux=[rounds, count])
+                def empty():
+                    return len(Agent) == 0
+                @always(aux=[calls])
+                def small():
+                    return count() < 5
+                """, "setup.py", Duration.ofSeconds(3), new ByteArrayOutputStream())) {
+            evaluator.evaluate(step(0, N1, new RowChange("Agent", RowChange.Kind.INSERT, N1, 1, Map.of("round", 1L))));
+
+            @SuppressWarnings("unchecked")
+            List<String> calls = (List<String>) evaluator.aux("small").get("calls");
+            assertThat(calls).as("deja functions run while declaring and before the first event")
+                    .contains("deja_setup_table", "deja_setup_wrap", "_deja_setup_init", "_deja_setup_tables")
+                    .allSatisfy(name -> assertThat(name).contains(marker));
+        }
+    }
+
+    @Test
     void runawayPredicate_isStoppedAsTimeout_andTheContextStaysUsable() {
         try (ScriptEvaluator evaluator = load("""
                 @always
