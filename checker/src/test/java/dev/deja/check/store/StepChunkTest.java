@@ -1,0 +1,90 @@
+package dev.deja.check.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.deja.check.CheckedEvent;
+import dev.deja.check.RowChange;
+import dev.deja.check.StateStep;
+import dev.deja.node.NodeId;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** A chunk's text is what Jackson's data binding writes for the same values, and it reads back to them. */
+class StepChunkTest {
+    private static final ObjectMapper BINDING = JsonMapper.builder().disable(JsonWriteFeature.WRITE_NAN_AS_STRINGS).build();
+    private static final NodeId NODE = new NodeId("n1");
+
+    /** One value of every normalized kind, nested, and maps keyed by strings, numbers and lists. */
+    private static Map<String, Object> everyKind() {
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put("absent", null);
+        values.put("text", "a \"quoted\" line\nwith ünïcode");
+        values.put("count", Long.MIN_VALUE);
+        values.put("ratio", 0.1);
+        values.put("nan", Double.NaN);
+        values.put("infinite", Double.NEGATIVE_INFINITY);
+        values.put("flag", true);
+        values.put("list", List.of(1L, "two", List.of(), Map.of("k", false)));
+        Map<Object, Object> byName = new LinkedHashMap<>();
+        byName.put("z", 1L);
+        byName.put("a", List.of(2.5));
+        values.put("byName", byName);
+        Map<Object, Object> byNumber = new LinkedHashMap<>();
+        byNumber.put(7L, "seven");
+        byNumber.put(-1L, null);
+        values.put("byNumber", byNumber);
+        Map<Object, Object> byList = new LinkedHashMap<>();
+        byList.put(List.of("n1", 3L), "pair");
+        values.put("byList", byList);
+        values.put("empty", Map.of());
+        return values;
+    }
+
+    private static StateStep step(long position, List<RowChange> changes) {
+        return new StateStep(new CheckedEvent(position, NODE, 1, position, position + 10, 1000 + position, "deliver",
+                Optional.of("Ping"), Optional.of(new NodeId("n2"))), changes);
+    }
+
+    @Test
+    void finish_everyValueKind_writesWhatDataBindingWrites() throws Exception {
+        Map<String, Object> values = everyKind();
+        StepChunk chunk = new StepChunk();
+        chunk.add(step(4, List.of(new RowChange("Agent", RowChange.Kind.INSERT, NODE, 9, values))));
+
+        String text = chunk.finish();
+
+        List<Object> change = new ArrayList<>(List.of("Agent", "I", "n1", 9L));
+        change.add(values);
+        List<Object> expected = new ArrayList<>(List.of(4L, "n1", 1L, 4L, 14L, 1004L, "deliver", "Ping", "n2"));
+        expected.add(List.of(change));
+        assertThat(text).isEqualTo(BINDING.writeValueAsString(List.of(expected)));
+    }
+
+    @Test
+    void read_writtenChunk_givesBackTheSteps() throws Exception {
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put("round", 3L);
+        values.put("value", List.of("a", 1.5, true));
+        values.put("peers", Map.of("n2", 2L));
+        values.put("none", null);
+        List<StateStep> steps = List.of(
+                step(1, List.of(new RowChange("Agent", RowChange.Kind.INSERT, NODE, 5, values))),
+                step(2, List.of()),
+                step(3, List.of(new RowChange("Agent", RowChange.Kind.DELETE, NODE, 5, Map.of()))));
+        StepChunk chunk = new StepChunk();
+        for (StateStep step : steps) {
+            chunk.add(step);
+        }
+
+        assertThat(chunk.firstPosition()).isEqualTo(1);
+        assertThat(chunk.lastPosition()).isEqualTo(3);
+        assertThat(StepChunk.read(chunk.finish())).isEqualTo(steps);
+    }
+}
