@@ -99,6 +99,7 @@ class Table:
         self.keep_versions = dict(keep_versions)
         self._source = _Source(name)
         self._rows = {}
+        self._row_list = None   # the rows as a tuple, until a row is inserted or deleted
         # The same row class for the same declaration in every check, for the compiled code's sake (see the top).
         key = (name, tuple(columns))
         row_type = _row_types.get(key)
@@ -109,7 +110,12 @@ class Table:
 
     def __iter__(self):
         _read(self._source)
-        return iter(list(self._rows.values()))
+        rows = self._row_list
+        if rows is None:
+            # Rows change in place between events, so the tuple stays right until one comes or goes; a derived
+            # value that scans a table after every change of it no longer copies the table each time.
+            rows = self._row_list = tuple(self._rows.values())
+        return iter(rows)
 
     def __len__(self):
         _read(self._source)
@@ -132,7 +138,8 @@ class Table:
     def _apply(self, kind, node, oid, values):
         self._source.bump()
         if kind == "D":
-            self._rows.pop(oid, None)
+            if self._rows.pop(oid, None) is not None:
+                self._row_list = None
             return
         row = self._rows.get(oid)
         if row is None:
@@ -141,9 +148,15 @@ class Table:
             row.oid = oid
             row._versions = {c: [] for c in self.keep_versions} if self.keep_versions else None
             self._rows[oid] = row
+            self._row_list = None
+        kept = row._versions
+        if kept is None:
+            for column, value in zip(self.columns, values):
+                setattr(row, column, value)
+            return
         for column, value in zip(self.columns, values):
-            if row._versions is not None and column in row._versions:
-                history = row._versions[column]
+            if column in kept:
+                history = kept[column]
                 if not history or history[0] != value:
                     history.insert(0, value)
                     del history[self.keep_versions[column]:]
