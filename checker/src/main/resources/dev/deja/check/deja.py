@@ -300,6 +300,15 @@ def deja_setup_derived(fn=None, keep_versions=1):
 derived = deja_setup_derived
 
 
+class _AuxWatch:
+    """Whether an open span's aux values (all derived values) changed since they were last taken."""
+    __slots__ = ("dirty",)
+
+    def _deja_setup_init(self):
+        self.dirty = True
+    __init__ = _deja_setup_init
+
+
 class Predicate:
     def _deja_setup_init(self, fn, kind, aux):
         self.fn = fn
@@ -314,6 +323,19 @@ class Predicate:
         # aux values after the latest event of the span, which a span's end reports.
         self.span_open = False
         self.latest_aux = None
+        # When every aux value is a derived value, latest_aux changes only when one of them does: the watch is
+        # among their readers and is marked dirty then. Otherwise (None) latest_aux is taken after every event.
+        self.aux_watch = None
+        if self.aux:
+            watch = _AuxWatch()
+            for a in self.aux:
+                if not isinstance(a, Derived):
+                    watch = None
+                    break
+            if watch is not None:
+                for a in self.aux:
+                    a._source.dependents.add(watch)
+                self.aux_watch = watch
     __init__ = _deja_setup_init
 
     def __call__(self):
@@ -646,6 +668,8 @@ def _evaluate():
             _finding((i, "F", ""))
             if p.kind == "eventually":
                 p.span_open = True
+                if p.aux_watch is not None:
+                    p.aux_watch.dirty = True
             p.failing = True
         elif ok and p.failing:
             _finding((i, "T", ""))
@@ -657,23 +681,29 @@ def _evaluate():
         # Set first: after a timeout in here, evaluation resumes past it.
         _state.aux_done = True
         _update_latest_aux()
-    # Whether anything read the event built-ins at its last evaluation, or a span is open (its aux values are
-    # taken after every event): if not, an event that changes no row cannot change any result, and the checker may
+    # Whether anything read the event built-ins at its last evaluation, or a span is open whose aux values are
+    # taken after every event: if not, an event that changes no row cannot change any result, and the checker may
     # hand such events over later, in bulk (_catch_up).
     return _state.findings or (), bool(_state.event_source.dependents) or _state.spans_open
 
 
 def _update_latest_aux():
-    """The aux values of every open span after this event, kept here until the span ends (_latest_aux)."""
+    """The aux values of every open span after this event, kept here until the span ends (_latest_aux): taken again
+    only if one of them may have changed (see Predicate.aux_watch)."""
     global _reading
     _reading = None
     spans_open = False
     for p in _registry.predicates:
-        if p.span_open:
-            spans_open = True
-            if p.aux:
-                _state.aux_of = p
-                p.latest_aux = _aux_values(p)
+        if p.span_open and p.aux:
+            watch = p.aux_watch
+            if watch is None:
+                spans_open = True
+            elif not watch.dirty:
+                continue
+            _state.aux_of = p
+            p.latest_aux = _aux_values(p)
+            if watch is not None:
+                watch.dirty = False
     _state.aux_of = None
     _state.spans_open = spans_open
 
@@ -698,8 +728,11 @@ def _abandoned():
     read = _reading or set()
     _reading = None
     if _state.aux_of is not None:
-        # Stopped while taking an open span's aux values: not the predicate's fault, and no finding.
+        # Stopped while taking an open span's aux values: not the predicate's fault, and no finding; they are
+        # taken again after the next event.
         _state.aux_of.latest_aux = {"aux": "<timed out>"}
+        if _state.aux_of.aux_watch is not None:
+            _state.aux_of.aux_watch.dirty = True
         _state.aux_of = None
         return ""
     name = _state.current

@@ -369,6 +369,37 @@ class ScriptEvaluatorIT {
     }
 
     @Test
+    void openSpanWithDerivedAux_takesItAgainWhenOneChanges_andAtTheNextSpan() {
+        try (ScriptEvaluator evaluator = load("""
+                @derived
+                def rounds():
+                    return sorted(a.round for a in Agent)
+                @derived
+                def agents():
+                    return len(Agent)
+                @eventually(aux=[rounds, agents])
+                def few():
+                    return len(Agent) < 2
+                """)) {
+            evaluator.evaluate(step(0, N1, upsert(RowChange.Kind.INSERT, N1, 1, 1L, "a")));
+            assertThat(evaluator.evaluate(step(1, N1, upsert(RowChange.Kind.INSERT, N1, 2, 3L, "b"))))
+                    .extracting(Finding::status).containsExactly(Finding.Status.TURNED_FALSE);
+            assertThat(evaluator.latestAux("few")).containsEntry("rounds", List.of(1L, 3L)).containsEntry("agents", 2L);
+            evaluator.evaluate(step(2, N2));
+            evaluator.evaluate(step(3, N1, upsert(RowChange.Kind.UPDATE, N1, 1, 2L, "a")));
+            evaluator.evaluate(step(4, N2));
+            assertThat(evaluator.latestAux("few")).containsEntry("rounds", List.of(2L, 3L)).containsEntry("agents", 2L);
+            assertThat(evaluator.evaluate(step(5, N1, new RowChange("Agent", RowChange.Kind.DELETE, N1, 2, Map.of()))))
+                    .extracting(Finding::status).containsExactly(Finding.Status.TURNED_TRUE);
+            assertThat(evaluator.latestAux("few")).as("the span's last event's values")
+                    .containsEntry("rounds", List.of(2L, 3L)).containsEntry("agents", 2L);
+            assertThat(evaluator.evaluate(step(6, N1, upsert(RowChange.Kind.INSERT, N1, 3, 5L, "c"))))
+                    .extracting(Finding::status).containsExactly(Finding.Status.TURNED_FALSE);
+            assertThat(evaluator.latestAux("few")).containsEntry("rounds", List.of(2L, 5L)).containsEntry("agents", 2L);
+        }
+    }
+
+    @Test
     void runawayPredicate_isStoppedAsTimeout_andTheContextStaysUsable() {
         try (ScriptEvaluator evaluator = load("""
                 @always
