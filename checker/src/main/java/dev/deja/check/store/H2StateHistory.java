@@ -52,7 +52,7 @@ import java.util.function.Consumer;
  *   <li>view {@code T}: the rows current at the end of the trace.</li>
  *   <li>{@code events(position, node, incarnation, seq, lamport, at_millis, type, message_type, from_node)}.</li>
  *   <li>{@code violations(position, predicate, kind, status, node, lamport, end_position, aux, message)}.</li>
- *   <li>{@code deja_steps}, {@code deja_meta}: the exact steps in order, as JSON, a chunk of up to
+ *   <li>{@code deja_steps}, {@code deja_meta}: the exact steps in order, as CBOR, a chunk of up to
  *       {@value #COMMIT_EVERY} steps per row (for re-checking without replay), and the table declarations the
  *       history was extracted with.</li>
  * </ul>
@@ -73,7 +73,7 @@ public final class H2StateHistory implements StateHistory {
     public static final String DIRECTORY = "check";
     /** Database name inside {@link #DIRECTORY}; H2 adds {@code .mv.db}. */
     public static final String NAME = "history";
-    static final int FORMAT = 3;
+    static final int FORMAT = 4;
     private static final int COMMIT_EVERY = 2_000;
     /** The meta key set once the tables for queries are built. */
     private static final String QUERY_TABLES = "query_tables";
@@ -301,7 +301,7 @@ public final class H2StateHistory implements StateHistory {
         }
         statement.execute("CREATE TABLE deja_meta(meta_key VARCHAR PRIMARY KEY, meta_value VARCHAR)");
         statement.execute("CREATE TABLE deja_steps(first_position BIGINT PRIMARY KEY, last_position BIGINT NOT NULL,"
-                + " steps VARCHAR NOT NULL)");
+                + " steps VARBINARY NOT NULL)");
         statement.execute("CREATE TABLE violations(id INT AUTO_INCREMENT PRIMARY KEY, position BIGINT, predicate VARCHAR,"
                 + " kind VARCHAR, status VARCHAR, node VARCHAR, lamport BIGINT, end_position BIGINT, aux VARCHAR,"
                 + " message VARCHAR, violation_json VARCHAR)");
@@ -399,7 +399,7 @@ public final class H2StateHistory implements StateHistory {
         if (!chunk.isEmpty()) {
             insertChunk.setLong(1, chunk.firstPosition());
             insertChunk.setLong(2, chunk.lastPosition());
-            insertChunk.setString(3, chunk.finish());
+            insertChunk.setBytes(3, chunk.finish());
             insertChunk.executeUpdate();
             chunk.clear();
         }
@@ -511,12 +511,12 @@ public final class H2StateHistory implements StateHistory {
             try (PreparedStatement read = connection().prepareStatement("SELECT steps FROM deja_steps WHERE first_position = ?")) {
                 for (long first : chunks) {
                     read.setLong(1, first);
-                    String json;
+                    byte[] stored;
                     try (ResultSet rows = read.executeQuery()) {
                         rows.next();
-                        json = rows.getString(1);
+                        stored = rows.getBytes(1);
                     }
-                    for (StateStep step : StepChunk.read(json)) {
+                    for (StateStep step : StepChunk.read(stored)) {
                         events.add(step.event());
                         for (RowChange change : step.changes()) {
                             TableWriter writer = writers.get(change.table());
@@ -564,7 +564,7 @@ public final class H2StateHistory implements StateHistory {
             chunks.setFetchSize(16);
             try (ResultSet rows = chunks.executeQuery()) {
                 while (rows.next()) {
-                    for (StateStep step : StepChunk.read(rows.getString(1))) {
+                    for (StateStep step : StepChunk.read(rows.getBytes(1))) {
                         if (step.event().position() >= fromPosition) {
                             consumer.accept(step);
                             count++;

@@ -1,38 +1,34 @@
 package dev.deja.check.store;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.json.JsonReadFeature;
-import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper;
 import dev.deja.check.CheckedEvent;
 import dev.deja.check.RowChange;
 import dev.deja.check.StateStep;
 import dev.deja.node.NodeId;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * A run of consecutive steps stored as one JSON text in {@code deja_steps}, so that re-checking from the history
- * reads a few large rows instead of a row per event and per change.
+ * A run of consecutive steps stored as one CBOR value in {@code deja_steps}, so that re-checking from the history
+ * reads a few large rows instead of a row per event and per change. CBOR rather than JSON text: a third smaller, and
+ * numbers are written and read without formatting or parsing them.
  *
- * <p>The text is an array of steps; a step is {@code [position, node, incarnation, seq, lamport, atMillis, type,
+ * <p>The value is an array of steps; a step is {@code [position, node, incarnation, seq, lamport, atMillis, type,
  * messageType, from, changes]} with {@code null} for an absent message type or sender, and a change is {@code
  * [table, kind, node, oid, values]} with kind as {@link RowChange.Kind#code()} and {@code null} values for a
  * delete. Values read back in the normalized forms of {@link RowChange} ({@link JsonValues}).
  */
 final class StepChunk {
-    // NaN and the infinities as bare tokens, so that they read back as the doubles they were, not as strings.
-    private static final ObjectMapper JSON = JsonMapper.builder().disable(JsonWriteFeature.WRITE_NAN_AS_STRINGS)
-            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+    private static final ObjectMapper CBOR = CBORMapper.builder().build();
 
-    private StringWriter text;
+    private ByteArrayOutputStream bytes;
     private JsonGenerator generator;
     private long firstPosition = -1;
     private long lastPosition = -1;
@@ -40,14 +36,14 @@ final class StepChunk {
     /** Appends {@code step}, which comes after every step already in the chunk. */
     void add(StateStep step) throws IOException {
         if (generator == null) {
-            text = new StringWriter(64 * 1024);
-            generator = JSON.createGenerator(text);
+            bytes = new ByteArrayOutputStream(64 * 1024);
+            generator = CBOR.createGenerator(bytes);
             generator.writeStartArray();
             firstPosition = step.event().position();
         }
         CheckedEvent event = step.event();
         lastPosition = event.position();
-        generator.writeStartArray();
+        generator.writeStartArray(null, 10);
         generator.writeNumber(event.position());
         generator.writeString(event.node().value());
         generator.writeNumber(event.incarnation());
@@ -57,9 +53,9 @@ final class StepChunk {
         generator.writeString(event.type());
         generator.writeString(event.messageType().orElse(null));
         generator.writeString(event.from().map(NodeId::value).orElse(null));
-        generator.writeStartArray();
+        generator.writeStartArray(null, step.changes().size());
         for (RowChange change : step.changes()) {
-            generator.writeStartArray();
+            generator.writeStartArray(null, 5);
             generator.writeString(change.table());
             generator.writeString(change.kind().code());
             generator.writeString(change.node().value());
@@ -67,7 +63,13 @@ final class StepChunk {
             if (change.kind() == RowChange.Kind.DELETE) {
                 generator.writeNull();
             } else {
-                writeValue(change.values());
+                // Keyed by column names: the string-key check of nested maps is not needed here.
+                generator.writeStartObject(change.values(), change.values().size());
+                for (Map.Entry<String, Object> column : change.values().entrySet()) {
+                    generator.writeFieldName(column.getKey());
+                    writeValue(column.getValue());
+                }
+                generator.writeEndObject();
             }
             generator.writeEndArray();
         }
@@ -77,7 +79,8 @@ final class StepChunk {
 
     /**
      * Writes a normalized value as Jackson's data binding would, without its per-value serializer lookups (a third
-     * of the history writer's time); maps keyed by anything but strings are left to the data binding.
+     * of the history writer's time); maps keyed by anything but strings are left to the data binding. Arrays and
+     * maps have their lengths up front, which CBOR stores in their first byte.
      */
     private void writeValue(Object value) throws IOException {
         switch (value) {
@@ -87,14 +90,14 @@ final class StepChunk {
             case Double number -> generator.writeNumber(number);
             case Boolean bool -> generator.writeBoolean(bool);
             case List<?> list -> {
-                generator.writeStartArray();
+                generator.writeStartArray(list, list.size());
                 for (Object element : list) {
                     writeValue(element);
                 }
                 generator.writeEndArray();
             }
             case Map<?, ?> map when stringKeys(map) -> {
-                generator.writeStartObject();
+                generator.writeStartObject(map, map.size());
                 for (Map.Entry<?, ?> entry : map.entrySet()) {
                     generator.writeFieldName((String) entry.getKey());
                     writeValue(entry.getValue());
@@ -126,27 +129,27 @@ final class StepChunk {
         return lastPosition;
     }
 
-    /** The chunk's JSON text; {@link #clear} starts the next chunk. */
-    String finish() throws IOException {
+    /** The chunk's bytes; {@link #clear} starts the next chunk. */
+    byte[] finish() throws IOException {
         generator.writeEndArray();
         generator.close();
-        return text.toString();
+        return bytes.toByteArray();
     }
 
     void clear() {
-        text = null;
+        bytes = null;
         generator = null;
         firstPosition = -1;
         lastPosition = -1;
     }
 
     /** The steps of a stored chunk, in order. */
-    static List<StateStep> read(String json) {
+    static List<StateStep> read(byte[] stored) {
         JsonNode steps;
         try {
-            steps = JSON.readTree(json);
-        } catch (JsonProcessingException e) {
-            throw new CheckDatabaseException("a stored chunk of steps is not valid JSON: " + e.getOriginalMessage(), e);
+            steps = CBOR.readTree(stored);
+        } catch (IOException e) {
+            throw new CheckDatabaseException("a stored chunk of steps is not valid CBOR: " + e.getMessage(), e);
         }
         List<StateStep> out = new ArrayList<>(steps.size());
         for (JsonNode step : steps) {
