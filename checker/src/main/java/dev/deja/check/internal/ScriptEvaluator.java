@@ -251,12 +251,17 @@ public final class ScriptEvaluator implements AutoCloseable {
             arguments[a++] = rowChange.oid();
             if (rowChange.kind() != RowChange.Kind.DELETE) {
                 List<String> columns = schemas.get(table).columns();
-                if (rowChange.values().size() != columns.size()) {
+                Map<String, Object> values = rowChange.values();
+                if (values.size() != columns.size()) {
                     throw new IllegalArgumentException("a change of table " + rowChange.table() + " has "
-                            + rowChange.values().keySet() + ", the script declares " + columns);
+                            + values.keySet() + ", the script declares " + columns);
                 }
-                for (String column : columns) {
-                    arguments[a++] = toPython(rowChange.values().get(column));
+                // Extraction and the stored history both list the values in declaration order: read them in order,
+                // looking a column up only where the order differs.
+                int column = 0;
+                for (Map.Entry<String, Object> entry : values.entrySet()) {
+                    String name = columns.get(column++);
+                    arguments[a++] = toPython(name.equals(entry.getKey()) ? entry.getValue() : values.get(name));
                 }
             }
         }

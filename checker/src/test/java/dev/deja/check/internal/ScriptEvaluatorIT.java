@@ -327,6 +327,23 @@ class ScriptEvaluatorIT {
     }
 
     @Test
+    void rowValues_inAnotherOrderThanDeclared_areReadByColumnName() {
+        try (ScriptEvaluator evaluator = load("""
+                @always
+                def value_follows_round():
+                    return forall(Agent, lambda a: a.value == "v%d" % a.round)
+                """)) {
+            Map<String, Object> reversed = new LinkedHashMap<>();
+            reversed.put("value", "v3");
+            reversed.put("round", 3L);
+            assertThat(evaluator.evaluate(step(0, N1, new RowChange("Agent", RowChange.Kind.INSERT, N1, 1, reversed))))
+                    .isEmpty();
+            assertThat(evaluator.evaluate(step(1, N1, upsert(RowChange.Kind.UPDATE, N1, 1, 4L, "v3"))))
+                    .extracting(Finding::status).containsExactly(Finding.Status.TURNED_FALSE);
+        }
+    }
+
+    @Test
     void setUp_runsOnlyDejaFunctionsTheEngineNeverCompiles() {
         // Profiles the deja module's functions from the script's first line to the first event; the engine leaves
         // names containing PythonEngine's exclusion to the interpreter.
