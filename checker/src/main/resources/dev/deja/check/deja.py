@@ -428,7 +428,11 @@ event = _Event()
 
 def now(node):
     """The clock (milliseconds) of node at its last replayed event, or None before its first."""
-    _read(_state.event_source)
+    # A source per node, not the event built-ins': the value changes only at that node's events.
+    source = _state.clock_sources.get(node)
+    if source is None:
+        source = _state.clock_sources[node] = _Source("clock")
+    _read(source)
     return _state.clocks.get(node)
 
 
@@ -513,6 +517,8 @@ class _State:
         self.step = -1
         self.event_source = _Source("event")
         self.clocks = {}
+        self.clock_sources = {}   # node: the _Source of now(node)
+        self.clock_nodes = ()     # the nodes whose clocks something read, as last reported to the checker
         self.message_times = {}
         self.table_changes = {}
         self.restarts = {}
@@ -601,6 +607,9 @@ def _begin(position, node, incarnation, seq, lamport, clock, type_, message_type
     e._sender = sender
     _state.event_source.bump()
     _state.clocks[node] = clock
+    source = _state.clock_sources.get(node)
+    if source is not None:
+        source.bump()
     if message_type is not None:
         times = _state.message_times.get(message_type)
         if times is None:
@@ -629,7 +638,8 @@ def _evaluate():
     """Refreshes derived values, then evaluates the predicates whose inputs changed, from where a timeout left off.
 
     Returns the findings, (index, status, message) with status 'F' (turned false), 'T' (turned true), 'E'
-    (raised, message is the traceback), and whether anything reads the event built-ins.
+    (raised, message is the traceback), whether anything reads the event built-ins, and the nodes whose clocks
+    something reads when they changed since the last call (else None).
     """
     global _reading
     if _state.next_predicate == 0:
@@ -682,9 +692,18 @@ def _evaluate():
         _state.aux_done = True
         _update_latest_aux()
     # Whether anything read the event built-ins at its last evaluation, or a span is open whose aux values are
-    # taken after every event: if not, an event that changes no row cannot change any result, and the checker may
-    # hand such events over later, in bulk (_catch_up).
-    return _state.findings or (), bool(_state.event_source.dependents) or _state.spans_open
+    # taken after every event: if not, an event that changes no row cannot change any result unless something
+    # read its node's clock, and the checker may hand such events over later, in bulk (_catch_up). Then the nodes
+    # whose clocks something read, if they changed since the last call (else None).
+    clock_nodes = ()
+    for node, source in _state.clock_sources.items():
+        if source.dependents:
+            clock_nodes += (node,)
+    if clock_nodes == _state.clock_nodes:
+        clock_nodes = None
+    else:
+        _state.clock_nodes = clock_nodes
+    return _state.findings or (), bool(_state.event_source.dependents) or _state.spans_open, clock_nodes
 
 
 def _update_latest_aux():
@@ -709,8 +728,8 @@ def _update_latest_aux():
 
 
 def _catch_up(*facts):
-    """Events that changed no row while nothing read the event built-ins, 9 facts each as for _step: only their
-    bookkeeping (step count, clocks, message times) is done, since no result can depend on them."""
+    """Events that changed no row while nothing read the event built-ins or their node's clock, 9 facts each as for
+    _step: only their bookkeeping (step count, clocks, message times) is done, since no result can depend on them."""
     for i in range(0, len(facts), 9):
         _begin_encoded(*facts[i:i + 9])
 

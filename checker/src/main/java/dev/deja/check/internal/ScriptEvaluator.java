@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,6 +65,8 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final Value catchUpFunction;
     // Whether something read the event built-ins at the last evaluation; until the first one, assume so.
     private boolean eventRead = true;
+    // The nodes whose clocks (now(node)) something read at the last evaluation: their events are never skipped.
+    private Set<String> clockNodes = Set.of();
     // The facts (9 per event) of the events since the last call into Python that changed no row while nothing
     // read the event built-ins: handed over in bulk before the next call (catchUp).
     private final List<Object> pendingFacts = new ArrayList<>();
@@ -229,7 +232,8 @@ public final class ScriptEvaluator implements AutoCloseable {
         arguments[6] = symbol(e.type());
         arguments[7] = e.messageType().map(this::symbol).orElse(-1);
         arguments[8] = e.from().map(n -> symbol(n.value())).orElse(-1);
-        if (!eventRead && step.changes().isEmpty() && !STARTS_INCARNATION.contains(e.type())) {
+        if (!eventRead && step.changes().isEmpty() && !STARTS_INCARNATION.contains(e.type())
+                && !clockNodes.contains(e.node().value())) {
             // Nothing changed that anything reads: no finding is possible, only bookkeeping, which waits for the
             // next call into Python (see catchUp).
             for (int i = 0; i < 9; i++) {
@@ -276,6 +280,14 @@ public final class ScriptEvaluator implements AutoCloseable {
                 callArguments = new Object[0];
                 Value result = returned.getArrayElement(0);
                 eventRead = returned.getArrayElement(1).asBoolean();
+                Value clocks = returned.getArrayElement(2);
+                if (!clocks.isNull()) {
+                    Set<String> read = new HashSet<>();
+                    for (long i = 0; i < clocks.getArraySize(); i++) {
+                        read.add(clocks.getArrayElement(i).asString());
+                    }
+                    clockNodes = read;
+                }
                 for (long i = 0; i < result.getArraySize(); i++) {
                     Value f = result.getArrayElement(i);
                     int index = f.getArrayElement(0).asInt();

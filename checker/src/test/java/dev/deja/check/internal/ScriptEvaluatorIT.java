@@ -327,6 +327,29 @@ class ScriptEvaluatorIT {
     }
 
     @Test
+    void derivedReadingOneNodesClock_isEvaluatedAtThatNodesEvents_andOthersThatChangeNothingSkipPython() {
+        try (ScriptEvaluator evaluator = load("""
+                @derived
+                def n2_clock():
+                    return now("n2")
+                @always(aux=[n2_clock])
+                def clock_known():
+                    return n2_clock() is None or n2_clock() >= 0
+                """)) {
+            evaluator.evaluate(step(0, N1, upsert(RowChange.Kind.INSERT, N1, 1, 1L, "a")));
+            evaluator.evaluate(step(1, N1));
+            evaluator.evaluate(step(2, N2));
+            evaluator.evaluate(step(3, N1));
+            evaluator.evaluate(step(4, N1));
+
+            assertThat(evaluator.evaluationCounts()).as("at the first event and at n2's").containsEntry("n2_clock", 2L);
+            assertThat(evaluator.aux("clock_known")).containsEntry("n2_clock", 1002L);
+            evaluator.evaluate(step(5, N2));
+            assertThat(evaluator.aux("clock_known")).containsEntry("n2_clock", 1005L);
+        }
+    }
+
+    @Test
     void rowValues_inAnotherOrderThanDeclared_areReadByColumnName() {
         try (ScriptEvaluator evaluator = load("""
                 @always
