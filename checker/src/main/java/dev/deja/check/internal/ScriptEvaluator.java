@@ -278,6 +278,11 @@ public final class ScriptEvaluator implements AutoCloseable {
                 Value returned = guarded(function, callArguments);
                 function = evaluate;
                 callArguments = new Object[0];
+                if (returned.isBoolean()) {
+                    // No finding and no change in which clocks are read: the evaluation says only eventRead.
+                    eventRead = returned.asBoolean();
+                    return findings;
+                }
                 Value result = returned.getArrayElement(0);
                 eventRead = returned.getArrayElement(1).asBoolean();
                 Value clocks = returned.getArrayElement(2);
