@@ -32,8 +32,8 @@ final class ReusableContext {
     /**
      * Makes the installer: it remembers the deja module's code and what the interpreter held before any script
      * ran, and each call puts that state back and hands out the module {@code deja}: created by the first call,
-     * then emptied by {@code _deja_setup_reset()} with any attribute a script set or replaced put back, so that it is the
-     * same module, with the same classes, for every check (which keeps the compiled code valid).
+     * then emptied by {@code _deja_setup_reset()} with any attribute a script set or replaced put back, so that it
+     * is the same module, with the same classes, for every check (which keeps the compiled code valid).
      */
     private static final Source INSTALLER_SOURCE = Source.newBuilder("python", """
             def deja_setup_installer():
