@@ -64,12 +64,7 @@ final class StepChunk {
                 generator.writeNull();
             } else {
                 // Keyed by column names: the string-key check of nested maps is not needed here.
-                generator.writeStartObject(change.values(), change.values().size());
-                for (Map.Entry<String, Object> column : change.values().entrySet()) {
-                    generator.writeFieldName(column.getKey());
-                    writeValue(column.getValue());
-                }
-                generator.writeEndObject();
+                writeStringKeyed(change.values());
             }
             generator.writeEndArray();
         }
@@ -96,16 +91,19 @@ final class StepChunk {
                 }
                 generator.writeEndArray();
             }
-            case Map<?, ?> map when stringKeys(map) -> {
-                generator.writeStartObject(map, map.size());
-                for (Map.Entry<?, ?> entry : map.entrySet()) {
-                    generator.writeFieldName((String) entry.getKey());
-                    writeValue(entry.getValue());
-                }
-                generator.writeEndObject();
-            }
+            case Map<?, ?> map when stringKeys(map) -> writeStringKeyed(map);
             default -> generator.writeObject(value);
         }
+    }
+
+    /** Writes {@code map}, whose keys are all strings, as an object of its length. */
+    private void writeStringKeyed(Map<?, ?> map) throws IOException {
+        generator.writeStartObject(map, map.size());
+        for (Map.Entry<?, ?> entry : map.entrySet()) {
+            generator.writeFieldName((String) entry.getKey());
+            writeValue(entry.getValue());
+        }
+        generator.writeEndObject();
     }
 
     private static boolean stringKeys(Map<?, ?> map) {
