@@ -47,32 +47,27 @@ final class ReusableContext {
                 deja = []
                 # Named so that the engine leaves them to the interpreter, with loops instead of comprehensions (see
                 # the top of deja.py).
+                def deja_setup_added(names, baseline):
+                    # A list, so that the caller may delete them from what it iterated.
+                    added = []
+                    for name in names:
+                        if name not in baseline:
+                            added.append(name)
+                    return added
                 def deja_setup_restore(target, baseline):
                     # Through setattr and delattr, which the interpreter's caches observe, and only for what a
                     # script changed, so that compiled code relying on the rest stays valid.
                     namespace = vars(target)
-                    added = []
-                    for name in namespace:
-                        if name not in baseline:
-                            added.append(name)
-                    for name in added:
+                    for name in deja_setup_added(namespace, baseline):
                         delattr(target, name)
                     for name, value in baseline.items():
                         if namespace.get(name) is not value:
                             setattr(target, name, value)
                 def deja_setup_install():
-                    imported = []
-                    for name in sys.modules:
-                        if name not in baseline_modules:
-                            imported.append(name)
-                    for name in imported:
+                    for name in deja_setup_added(sys.modules, baseline_modules):
                         del sys.modules[name]
                     deja_setup_restore(builtins, baseline_builtins)
-                    defined = []
-                    for name in vars(main):
-                        if name not in keep:
-                            defined.append(name)
-                    for name in defined:
+                    for name in deja_setup_added(vars(main), keep):
                         delattr(main, name)
                     if not deja:
                         m = types.ModuleType("deja")
