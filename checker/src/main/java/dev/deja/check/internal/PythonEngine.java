@@ -30,6 +30,9 @@ public final class PythonEngine {
     static final String GRAAL_COMPILER_DIRECTIVE =
             "[{\"match\": [\"jdk/graal/compiler/*.*\"], \"c2\": {\"Exclude\": true}}]";
 
+    /** What the name of every set-up function of the deja module contains (see {@link #NEVER_COMPILED}). */
+    static final String SETUP_MARK = "deja_setup";
+
     /**
      * The code the engine never compiles, as {@code engine.CompileOnly} exclusions (each matches any function whose
      * name contains it): the deja module's set-up functions, named for this (see the top of deja.py), and module
@@ -39,7 +42,7 @@ public final class PythonEngine {
      * against 0.16-0.20 s for the others. A module body's loops run interpreted, which only a script that computes
      * a lot at its top level would notice.
      */
-    static final String NEVER_COMPILED = "~deja_setup,~<module>";
+    static final String NEVER_COMPILED = "~" + SETUP_MARK + ",~<module>";
 
     private static Engine engine;
     private static boolean warned;

@@ -369,8 +369,7 @@ class ScriptEvaluatorIT {
     @Test
     void setUp_runsOnlyDejaFunctionsTheEngineNeverCompiles() {
         // Profiles the deja module's functions from the script's first line to the first event; the engine leaves
-        // names containing PythonEngine's exclusion to the interpreter.
-        String marker = PythonEngine.NEVER_COMPILED.split(",")[0].substring(1);
+        // names containing PythonEngine.SETUP_MARK to the interpreter.
         try (ScriptEvaluator evaluator = new ScriptEvaluator("""
                 import sys
                 setup_calls = []
@@ -404,7 +403,7 @@ class ScriptEvaluatorIT {
             List<String> calls = (List<String>) evaluator.aux("small").get("calls");
             assertThat(calls).as("deja functions run while declaring and before the first event")
                     .contains("deja_setup_table", "deja_setup_wrap", "_deja_setup_init", "_deja_setup_tables")
-                    .allSatisfy(name -> assertThat(name).contains(marker));
+                    .allSatisfy(name -> assertThat(name).contains(PythonEngine.SETUP_MARK));
         }
     }
 
