@@ -141,7 +141,7 @@ public final class Checker {
             List<TableSchema> schemas = evaluator.schemas();
             if (options.reuseHistory() && history.hasCompleteHistory(schemas)) {
                 try {
-                    StepPipeline.run("deja-check-history", sink -> history.replayHistory(0, sink), run::step);
+                    StepPipeline.runBatches("deja-check-history", sink -> history.replayHistory(0, sink), run::steps);
                 } catch (Stop stop) {
                     // --to or --limit reached
                 }
@@ -161,7 +161,7 @@ public final class Checker {
             try (BackgroundAppender appender = new BackgroundAppender(history, "deja-check-history-writer",
                     started -> started.beginCheck(schemas))) {
                 try {
-                    result = StepPipeline.run("deja-check-replay", sink -> Replayer.replay(opened, Replayer.Options.defaults()
+                    result = StepPipeline.runBatches("deja-check-replay", sink -> Replayer.replay(opened, Replayer.Options.defaults()
                             .withClassLoader(options.classLoader())
                             .withUntilPosition(options.toPosition() == Long.MAX_VALUE ? Long.MAX_VALUE : options.toPosition() + 1)
                             .withListener((event, position, state) -> {
@@ -173,7 +173,7 @@ public final class Checker {
                                         extractor.extract(entry.node(), state.node(entry.node()).orElse(null)));
                                 appender.append(step);
                                 sink.accept(step);
-                            })), run::step);
+                            })), run::steps);
                 } catch (Stop stop) {
                     stopped = true;
                     result = null;
@@ -231,17 +231,48 @@ public final class Checker {
             this.history = history;
         }
 
-        void step(StateStep step) {
-            long position = step.event().position();
-            if (position > options.toPosition()) {
+        /**
+         * Evaluates a batch of steps in order, with one call into Python for the steps up to each one with findings,
+         * and stops the check at the first step past {@code --to} or once {@code --limit} findings are in.
+         */
+        void steps(List<StateStep> batch) {
+            int end = 0;
+            while (end < batch.size() && batch.get(end).event().position() <= options.toPosition()) {
+                end++;
+            }
+            List<StateStep> evaluated = batch.subList(0, end);
+            int from = 0;
+            while (from < end) {
+                ScriptEvaluator.Outcome outcome = evaluator.evaluate(evaluated, from);
+                int last = Math.min(outcome.index(), end - 1);
+                for (int i = from; i <= last; i++) {
+                    counted(evaluated.get(i));
+                }
+                if (outcome.index() < end) {
+                    found(evaluated.get(outcome.index()), outcome.findings());
+                    if (violations.size() >= options.limit()) {
+                        throw new Stop();
+                    }
+                }
+                from = outcome.index() + 1;
+            }
+            if (end < batch.size()) {
                 throw new Stop();
             }
+        }
+
+        private void counted(StateStep step) {
+            long position = step.event().position();
             events++;
             if (position >= nextProgress) {
                 options.progress().accept(position);
                 nextProgress = position + 1000;
             }
-            for (ScriptEvaluator.Finding finding : evaluator.evaluate(step)) {
+        }
+
+        private void found(StateStep step, List<ScriptEvaluator.Finding> findings) {
+            long position = step.event().position();
+            for (ScriptEvaluator.Finding finding : findings) {
                 switch (finding.status()) {
                     case TURNED_FALSE -> {
                         Violation violation = new Violation(finding.predicate(), finding.kind(), Violation.Status.VIOLATED,
@@ -265,9 +296,6 @@ public final class Checker {
                     case TIMEOUT -> add(new Violation(finding.predicate(), finding.kind(), Violation.Status.TIMEOUT,
                             step.event(), Optional.empty(), Map.of(), finding.message()));
                 }
-            }
-            if (violations.size() >= options.limit()) {
-                throw new Stop();
             }
         }
 

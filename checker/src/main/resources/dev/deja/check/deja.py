@@ -518,7 +518,8 @@ class _State:
         self.event_source = _Source("event")
         self.clocks = {}
         self.clock_sources = {}   # node: the _Source of now(node)
-        self.clock_nodes = ()     # the nodes whose clocks something read, as last reported to the checker
+        self.clock_nodes = ()     # the nodes whose clocks something read at the last evaluation
+        self.event_read = True    # whether anything read the event built-ins then (until the first one, assume so)
         self.message_times = {}
         self.table_changes = {}
         self.restarts = {}
@@ -562,35 +563,52 @@ def _deja_setup_intern(*strings):
     _symbols.extend(strings)
 
 
-def _step(position, node, incarnation, seq, lamport, clock, type_, message_type, sender, *changes):
-    """One event: its facts (node, types and sender as _symbols indexes, -1 for none), then its row changes
-    flattened as (table, kind, node, oid, values...) with kind and node as _symbols indexes, then the evaluation;
-    returns what _evaluate returns."""
-    _begin_encoded(position, node, incarnation, seq, lamport, clock, type_, message_type, sender)
+def _steps(progress, *flat):
+    """Events in replay order, each as 9 facts (position, node, incarnation, seq, lamport, clock, type, message type,
+    sender; node, types and sender as _symbols indexes, -1 for none), then how many values its row changes take, then
+    those changes flattened as (table, kind, node, oid, values...) with kind and node as _symbols indexes. Each event
+    is applied and evaluated in turn, except that one which changes no row while nothing reads the event built-ins or
+    its node's clock gets only its bookkeeping (step count, clocks, message times), since no result can depend on it.
+    Before each event, progress.next(i) tells the checker's watchdog that event i of the call runs. Stops after the
+    first event with findings and returns (its index, the findings as _evaluate returns them); None if none had any.
+    One call for many events: a call from the checker into Python costs more than most events' evaluation."""
     symbols = _symbols
-    tables = _state.tables
+    state = _state
+    tables = state.tables
+    n = len(flat)
     i = 0
-    n = len(changes)
-    step = _state.step
+    index = 0
     while i < n:
-        t = tables[changes[i]]
-        kind = symbols[changes[i + 1]]
-        if kind == "D":
-            t._apply(kind, symbols[changes[i + 2]], changes[i + 3], ())
-            i += 4
-        else:
-            width = len(t.columns)
-            t._apply(kind, symbols[changes[i + 2]], changes[i + 3], changes[i + 4:i + 4 + width])
-            i += 4 + width
-        _state.table_changes[t.name] = step
-    return _evaluate()
-
-
-def _begin_encoded(position, node, incarnation, seq, lamport, clock, type_, message_type, sender):
-    """_begin with node, types and sender as _symbols indexes (-1 for none), as the checker sends them."""
-    symbols = _symbols
-    _begin(position, symbols[node], incarnation, seq, lamport, clock, symbols[type_],
-           symbols[message_type] if message_type >= 0 else None, symbols[sender] if sender >= 0 else None)
+        progress.next(index)
+        node = symbols[flat[i + 1]]
+        type_ = symbols[flat[i + 6]]
+        message_type = flat[i + 7]
+        sender = flat[i + 8]
+        _begin(flat[i], node, flat[i + 2], flat[i + 3], flat[i + 4], flat[i + 5], type_,
+               symbols[message_type] if message_type >= 0 else None, symbols[sender] if sender >= 0 else None)
+        c = i + 10
+        i = c + flat[i + 9]
+        if c == i and not state.event_read and type_ != "start" and type_ != "crash" \
+                and node not in state.clock_nodes:
+            index += 1
+            continue
+        step = state.step
+        while c < i:
+            t = tables[flat[c]]
+            kind = symbols[flat[c + 1]]
+            if kind == "D":
+                t._apply(kind, symbols[flat[c + 2]], flat[c + 3], ())
+                c += 4
+            else:
+                width = len(t.columns)
+                t._apply(kind, symbols[flat[c + 2]], flat[c + 3], flat[c + 4:c + 4 + width])
+                c += 4 + width
+            state.table_changes[t.name] = step
+        findings = _evaluate()
+        if findings:
+            return (index, findings)
+        index += 1
+    return None
 
 
 def _begin(position, node, incarnation, seq, lamport, clock, type_, message_type, sender):
@@ -638,9 +656,8 @@ def _evaluate():
     """Refreshes derived values, then evaluates the predicates whose inputs changed, from where a timeout left off.
 
     Returns the findings, (index, status, message) with status 'F' (turned false), 'T' (turned true), 'E'
-    (raised, message is the traceback), whether anything reads the event built-ins, and the nodes whose clocks
-    something reads when they changed since the last call (else None); or, when there is no finding and the nodes
-    are the same, only whether anything reads the event built-ins (one value is quicker for the checker to read).
+    (raised, message is the traceback), or None. Notes whether anything reads the event built-ins and whose clocks
+    anything reads, which decide the events _steps may pass over.
     """
     global _reading
     if _state.next_predicate == 0:
@@ -694,20 +711,14 @@ def _evaluate():
         _update_latest_aux()
     # Whether anything read the event built-ins at its last evaluation, or a span is open whose aux values are
     # taken after every event: if not, an event that changes no row cannot change any result unless something
-    # read its node's clock, and the checker may hand such events over later, in bulk (_catch_up). Then the nodes
-    # whose clocks something read, if they changed since the last call (else None).
-    event_read = bool(_state.event_source.dependents) or _state.spans_open
+    # read its node's clock (_steps).
+    _state.event_read = bool(_state.event_source.dependents) or _state.spans_open
     clock_nodes = ()
     for node, source in _state.clock_sources.items():
         if source.dependents:
             clock_nodes += (node,)
-    if clock_nodes == _state.clock_nodes:
-        if not _state.findings:
-            return event_read
-        clock_nodes = None
-    else:
-        _state.clock_nodes = clock_nodes
-    return _state.findings or (), event_read, clock_nodes
+    _state.clock_nodes = clock_nodes
+    return _state.findings
 
 
 def _update_latest_aux():
@@ -729,13 +740,6 @@ def _update_latest_aux():
                 watch.dirty = False
     _state.aux_of = None
     _state.spans_open = spans_open
-
-
-def _catch_up(*facts):
-    """Events that changed no row while nothing read the event built-ins or their node's clock, 9 facts each as for
-    _step: only their bookkeeping (step count, clocks, message times) is done, since no result can depend on them."""
-    for i in range(0, len(facts), 9):
-        _begin_encoded(*facts[i:i + 9])
 
 
 def _finding(finding):

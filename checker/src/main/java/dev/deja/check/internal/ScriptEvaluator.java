@@ -11,14 +11,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.HostAccess;
 import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.Source;
 import org.graalvm.polyglot.Value;
@@ -27,9 +26,12 @@ import org.graalvm.polyglot.Value;
  * Runs one predicate script in a sandboxed GraalPy context and evaluates it step by step.
  *
  * <p>The context has no file, network, process, environment, thread, native or host-class access: the
- * script sees only the {@code deja} module and Python's own pure modules. The Java side pushes each step's
- * row changes into Python-native mirrors ({@code deja.Table}) and then asks Python to evaluate; Python never
- * reads a host object on this path. A watchdog thread interrupts an evaluation that runs longer than the
+ * script sees only the {@code deja} module and Python's own pure modules. The Java side hands Python a run of
+ * steps in one call ({@code _steps}), each step's facts and row changes flattened into plain values; Python applies
+ * them to Python-native mirrors ({@code deja.Table}) and evaluates step by step, returning at the first step with
+ * findings. A call into Python costs more than most steps' evaluation (on the store's trace, one call per step took
+ * a third more of the evaluating thread's CPU than one per batch of 128). Python reads no host object on this path
+ * but the {@link Progress} it reports each step to. A watchdog thread interrupts an evaluation that runs longer than the
  * predicate timeout ({@link Context#interrupt}), which leaves the context usable: the predicate that was
  * running is reported as {@link Finding.Status#TIMEOUT} and evaluation resumes with the next one.
  *
@@ -53,7 +55,7 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final List<String> predicateNames = new ArrayList<>();
     private final List<Violation.Kind> predicateKinds = new ArrayList<>();
     private final Map<String, Integer> tableIndex = new HashMap<>();
-    private final Value stepFunction;
+    private final Value stepsFunction;
     private final Value evaluate;
     private final Value timedOut;
     private final Value aux;
@@ -62,16 +64,7 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final Value makeTuple;
     private final Value makeDict;
     private final Value intern;
-    private final Value catchUpFunction;
-    // Whether something read the event built-ins at the last evaluation; until the first one, assume so.
-    private boolean eventRead = true;
-    // The nodes whose clocks (now(node)) something read at the last evaluation: their events are never skipped.
-    private Set<String> clockNodes = Set.of();
-    // The facts (9 per event) of the events since the last call into Python that changed no row while nothing
-    // read the event built-ins: handed over in bulk before the next call (catchUp).
-    private final List<Object> pendingFacts = new ArrayList<>();
-    /** The event types whose step starts an incarnation, which the built-in nodes table reflects. */
-    private static final Set<String> STARTS_INCARNATION = Set.of("start", "crash");
+    private final Progress progress = new Progress();
     // The index of each string in the Python side's symbol list; new ones are sent before the step that uses them.
     private final Map<String, Integer> symbols = new HashMap<>();
     private final List<String> newSymbols = new ArrayList<>();
@@ -121,7 +114,7 @@ public final class ScriptEvaluator implements AutoCloseable {
             if (!error.isNull()) {
                 throw new ScriptException(error.asString());
             }
-            stepFunction = module.getMember("_step");
+            stepsFunction = module.getMember("_steps");
             evaluate = module.getMember("_evaluate");
             timedOut = module.getMember("_abandoned");
             aux = module.getMember("_aux");
@@ -130,7 +123,6 @@ public final class ScriptEvaluator implements AutoCloseable {
             makeTuple = module.getMember("_make_tuple");
             makeDict = module.getMember("_make_dict");
             intern = module.getMember("_deja_setup_intern");
-            catchUpFunction = module.getMember("_catch_up");
             List<TableSchema> declared = new ArrayList<>();
             Value tables = module.getMember("_deja_setup_tables").execute();
             for (long i = 0; i < tables.getArraySize(); i++) {
@@ -217,32 +209,65 @@ public final class ScriptEvaluator implements AutoCloseable {
 
     /** Applies {@code step} to the mirrors and evaluates what its changes affect; findings in predicate order. */
     public List<Finding> evaluate(StateStep step) {
-        CheckedEvent e = step.event();
-        int size = 9;
-        for (RowChange rowChange : step.changes()) {
-            size += 4 + (rowChange.kind() == RowChange.Kind.DELETE ? 0 : rowChange.values().size());
+        return evaluate(List.of(step), 0).findings();
+    }
+
+    /**
+     * What {@link #evaluate(List, int)} found: the index of the first step with findings and its findings in
+     * predicate order, or the number of steps and none.
+     */
+    public record Outcome(int index, List<Finding> findings) {
+    }
+
+    /**
+     * Applies and evaluates {@code steps} from index {@code from} on, in order, in one call into Python, until a step
+     * has findings: the state in Python is then that step's, so {@link #aux} and {@link #latestAux} give its aux
+     * values, and the caller goes on from the step after it. The predicate timeout applies to each step.
+     */
+    public Outcome evaluate(List<StateStep> steps, int from) {
+        int size = 1;
+        for (int s = from; s < steps.size(); s++) {
+            size += 10;
+            for (RowChange rowChange : steps.get(s).changes()) {
+                size += 4 + (rowChange.kind() == RowChange.Kind.DELETE ? 0 : rowChange.values().size());
+            }
         }
         Object[] arguments = new Object[size];
-        arguments[0] = e.position();
-        arguments[1] = symbol(e.node().value());
-        arguments[2] = e.incarnation();
-        arguments[3] = e.seq();
-        arguments[4] = e.lamport();
-        arguments[5] = e.atMillis();
-        arguments[6] = symbol(e.type());
-        arguments[7] = e.messageType().map(this::symbol).orElse(-1);
-        arguments[8] = e.from().map(n -> symbol(n.value())).orElse(-1);
-        if (!eventRead && step.changes().isEmpty() && !STARTS_INCARNATION.contains(e.type())
-                && !clockNodes.contains(e.node().value())) {
-            // Nothing changed that anything reads: no finding is possible, only bookkeeping, which waits for the
-            // next call into Python (see catchUp).
-            for (int i = 0; i < 9; i++) {
-                pendingFacts.add(arguments[i]);
-            }
-            return List.of();
+        arguments[0] = progress;
+        int a = 1;
+        for (int s = from; s < steps.size(); s++) {
+            a = flatten(steps.get(s), arguments, a);
         }
-        catchUp();
-        int a = 9;
+        internNewSymbols();
+        progress.index = 0;
+        List<Finding> findings = new ArrayList<>();
+        try {
+            Value returned = guarded(stepsFunction, arguments);
+            if (returned.isNull()) {
+                return new Outcome(steps.size(), List.of());
+            }
+            addFindings(returned.getArrayElement(1), findings);
+            return new Outcome(from + returned.getArrayElement(0).asInt(), findings);
+        } catch (PolyglotException failure) {
+            int at = from + progress.index;
+            recover(failure, findings);
+            return new Outcome(at, findings);
+        }
+    }
+
+    /** Writes the facts and row changes of {@code step} into {@code arguments} from {@code a}; returns where it ended. */
+    private int flatten(StateStep step, Object[] arguments, int a) {
+        CheckedEvent e = step.event();
+        arguments[a++] = e.position();
+        arguments[a++] = symbol(e.node().value());
+        arguments[a++] = e.incarnation();
+        arguments[a++] = e.seq();
+        arguments[a++] = e.lamport();
+        arguments[a++] = e.atMillis();
+        arguments[a++] = symbol(e.type());
+        arguments[a++] = e.messageType().map(this::symbol).orElse(-1);
+        arguments[a++] = e.from().map(n -> symbol(n.value())).orElse(-1);
+        int width = a++;
         for (RowChange rowChange : step.changes()) {
             Integer table = tableIndex.get(rowChange.table());
             if (table == null) {
@@ -269,62 +294,55 @@ public final class ScriptEvaluator implements AutoCloseable {
                 }
             }
         }
-        internNewSymbols();
-        Value function = stepFunction;
-        Object[] callArguments = arguments;
-        List<Finding> findings = new ArrayList<>();
+        arguments[width] = a - width - 1;
+        return a;
+    }
+
+    /**
+     * After an evaluation was stopped by the watchdog, or failed in a way Python's own handlers do not see (such as a
+     * blocked system feature): blames what was running and finishes the step's evaluation with the next predicate.
+     */
+    private void recover(PolyglotException failure, List<Finding> findings) {
         while (true) {
-            try {
-                Value returned = guarded(function, callArguments);
-                function = evaluate;
-                callArguments = new Object[0];
-                if (returned.isBoolean()) {
-                    // No finding and no change in which clocks are read: the evaluation says only eventRead.
-                    eventRead = returned.asBoolean();
-                    return findings;
-                }
-                Value result = returned.getArrayElement(0);
-                eventRead = returned.getArrayElement(1).asBoolean();
-                Value clocks = returned.getArrayElement(2);
-                if (!clocks.isNull()) {
-                    Set<String> read = new HashSet<>();
-                    for (long i = 0; i < clocks.getArraySize(); i++) {
-                        read.add(clocks.getArrayElement(i).asString());
-                    }
-                    clockNodes = read;
-                }
-                for (long i = 0; i < result.getArraySize(); i++) {
-                    Value f = result.getArrayElement(i);
-                    int index = f.getArrayElement(0).asInt();
-                    Finding.Status status = switch (f.getArrayElement(1).asString()) {
-                        case "F" -> Finding.Status.TURNED_FALSE;
-                        case "T" -> Finding.Status.TURNED_TRUE;
-                        default -> Finding.Status.ERROR;
-                    };
-                    findings.add(new Finding(predicateNames.get(index), predicateKinds.get(index), status,
-                            f.getArrayElement(2).asString()));
-                }
-                return findings;
-            } catch (PolyglotException failure) {
-                if (failure.isExit() || (!failure.isInterrupted() && !failure.isCancelled() && !failure.isInternalError() && !failure.isHostException())) {
-                    reusable = false;
-                    throw failure;
-                }
-                // Stopped by the watchdog, or an error Python's own handlers do not see (such as a blocked
-                // system feature): blame what was running and resume with the next predicate.
+            if (failure.isExit() || (!failure.isInterrupted() && !failure.isCancelled() && !failure.isInternalError()
+                    && !failure.isHostException())) {
                 reusable = false;
-                String name = timedOut.execute().asString();
-                function = evaluate;
-                callArguments = new Object[0];
-                if (name.isEmpty()) {
-                    // Stopped while taking an open span's aux values: they read "<timed out>", and no predicate is to blame.
-                    continue;
-                }
+                throw failure;
+            }
+            reusable = false;
+            String name = timedOut.execute().asString();
+            if (!name.isEmpty()) {
                 boolean timeout = failure.isInterrupted() || failure.isCancelled();
                 findings.add(new Finding(name, kindOf(name), timeout ? Finding.Status.TIMEOUT : Finding.Status.ERROR,
                         timeout ? "took longer than " + Duration.ofNanos(timeoutNanos).toMillis() + " ms; stopped"
                                 : firstLine(failure.getMessage())));
             }
+            // An empty name: stopped while taking an open span's aux values, which read "<timed out>"; no
+            // predicate is to blame.
+            try {
+                addFindings(guarded(evaluate), findings);
+                return;
+            } catch (PolyglotException next) {
+                failure = next;
+            }
+        }
+    }
+
+    /** Adds the findings _evaluate returned (a list of (index, status, message), or None). */
+    private void addFindings(Value result, List<Finding> findings) {
+        if (result.isNull()) {
+            return;
+        }
+        for (long i = 0; i < result.getArraySize(); i++) {
+            Value f = result.getArrayElement(i);
+            int index = f.getArrayElement(0).asInt();
+            Finding.Status status = switch (f.getArrayElement(1).asString()) {
+                case "F" -> Finding.Status.TURNED_FALSE;
+                case "T" -> Finding.Status.TURNED_TRUE;
+                default -> Finding.Status.ERROR;
+            };
+            findings.add(new Finding(predicateNames.get(index), predicateKinds.get(index), status,
+                    f.getArrayElement(2).asString()));
         }
     }
 
@@ -333,17 +351,6 @@ public final class ScriptEvaluator implements AutoCloseable {
             intern.execute(newSymbols.toArray());
             newSymbols.clear();
         }
-    }
-
-    /** Hands Python the bookkeeping of the events that skipped it, before anything else runs there. */
-    private void catchUp() {
-        if (pendingFacts.isEmpty()) {
-            return;
-        }
-        internNewSymbols();
-        Object[] facts = pendingFacts.toArray();
-        pendingFacts.clear();
-        guarded(catchUpFunction, facts);
     }
 
     private int symbol(String value) {
@@ -383,7 +390,6 @@ public final class ScriptEvaluator implements AutoCloseable {
             return Map.of();
         }
         try {
-            catchUp();
             Map<String, Object> out = new LinkedHashMap<>();
             if (fromPython(guarded(function, index)) instanceof Map<?, ?> values) {
                 values.forEach((k, v) -> out.put(String.valueOf(k), v));
@@ -406,6 +412,26 @@ public final class ScriptEvaluator implements AutoCloseable {
             return function.execute(arguments);
         } finally {
             deadlineNanos = Long.MAX_VALUE;
+        }
+    }
+
+    /**
+     * Told by {@code _steps} which step of a call runs, so that the predicate timeout applies to each step and an
+     * evaluation stopped or failed is blamed on the right one. The only host object Python is given; it reaches
+     * nothing else. Called on the evaluating thread only; the watchdog reads what it sets.
+     */
+    public final class Progress {
+        private int index;
+
+        private Progress() {
+        }
+
+        /** Step {@code index} of the current call starts: its evaluation gets the whole predicate timeout. */
+        @HostAccess.Export
+        public void next(int index) {
+            this.index = index;
+            callNumber++;
+            deadlineNanos = System.nanoTime() + timeoutNanos;
         }
     }
 

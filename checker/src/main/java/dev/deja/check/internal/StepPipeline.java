@@ -51,8 +51,17 @@ public final class StepPipeline {
      * Runs {@code producer} on a thread named {@code threadName}, feeding the steps it passes to its sink to
      * {@code consumer} here, and returns what the producer returned.
      */
-    @SuppressWarnings("unchecked")
     public static <R> R run(String threadName, Function<Consumer<StateStep>, R> producer, Consumer<StateStep> consumer) {
+        return runBatches(threadName, producer, batch -> batch.forEach(consumer));
+    }
+
+    /**
+     * Like {@link #run}, handing {@code consumer} the steps a batch at a time (at most {@value #BATCH_SIZE}, in
+     * emission order), so that it can evaluate many with one call.
+     */
+    @SuppressWarnings("unchecked")
+    public static <R> R runBatches(String threadName, Function<Consumer<StateStep>, R> producer,
+                                   Consumer<List<StateStep>> consumer) {
         BlockingQueue<Object> queue = new ArrayBlockingQueue<>(BATCHES_IN_FLIGHT);
         Producer<R> side = new Producer<>(queue, producer);
         Thread thread = Thread.ofPlatform().name(threadName).daemon().unstarted(side);
@@ -67,9 +76,7 @@ public final class StepPipeline {
                         case Threw threw -> throw rethrowable(threw.failure());
                     };
                 }
-                for (StateStep step : (List<StateStep>) item) {
-                    consumer.accept(step);
-                }
+                consumer.accept((List<StateStep>) item);
             }
         } catch (InterruptedException e) {
             side.cancelled = true;

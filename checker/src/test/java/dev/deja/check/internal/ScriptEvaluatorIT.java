@@ -350,6 +350,77 @@ class ScriptEvaluatorIT {
     }
 
     @Test
+    void stepsInOneCall_stopAtEachStepWithFindings_withThatStepsAux_andFindTheSameAsOneCallPerStep() {
+        String script = """
+                def rounds():
+                    return sorted(a.round for a in Agent)
+                @always(aux=[rounds])
+                def below_three():
+                    return forall(Agent, lambda a: a.round < 3)
+                """;
+        long[] rounds = {1, 2, 3, 4, 1, 5, 2};
+        List<StateStep> steps = new ArrayList<>();
+        for (int i = 0; i < rounds.length; i++) {
+            steps.add(step(i, N1, upsert(i == 0 ? RowChange.Kind.INSERT : RowChange.Kind.UPDATE, N1, 1, rounds[i], "a")));
+        }
+        steps.add(step(rounds.length, N2));
+        List<String> oneByOne = new ArrayList<>();
+        try (ScriptEvaluator evaluator = load(script)) {
+            for (StateStep step : steps) {
+                for (Finding finding : evaluator.evaluate(step)) {
+                    oneByOne.add(step.event().position() + " " + finding.status() + " " + evaluator.aux(finding.predicate()));
+                }
+            }
+        }
+        List<String> batched = new ArrayList<>();
+        List<Integer> stops = new ArrayList<>();
+        try (ScriptEvaluator evaluator = load(script)) {
+            int from = 0;
+            while (from < steps.size()) {
+                ScriptEvaluator.Outcome outcome = evaluator.evaluate(steps, from);
+                stops.add(outcome.index());
+                for (Finding finding : outcome.findings()) {
+                    batched.add(outcome.index() + " " + finding.status() + " " + evaluator.aux(finding.predicate()));
+                }
+                from = outcome.index() + 1;
+            }
+        }
+        assertThat(oneByOne).containsExactly("2 TURNED_FALSE {rounds=[3]}", "4 TURNED_TRUE {rounds=[1]}",
+                "5 TURNED_FALSE {rounds=[5]}", "6 TURNED_TRUE {rounds=[2]}");
+        assertThat(batched).isEqualTo(oneByOne);
+        assertThat(stops).as("one call up to each step with findings, then one for the rest").containsExactly(2, 4, 5, 6, 8);
+    }
+
+    @Test
+    void stepsInOneCall_eachGetTheWholeTimeout_andARunawayIsBlamedOnItsStep() {
+        try (ScriptEvaluator evaluator = load("""
+                import time
+                @always
+                def slow():
+                    began = time.monotonic()
+                    while time.monotonic() - began < 0.6:
+                        pass
+                    while forall(Agent, lambda a: a.round == 7):
+                        pass
+                    return True
+                """, Duration.ofSeconds(1))) {
+            List<StateStep> steps = new ArrayList<>();
+            steps.add(step(0, N1, upsert(RowChange.Kind.INSERT, N1, 1, 1L, "a")));
+            for (int i = 1; i < 4; i++) {
+                steps.add(step(i, N1, upsert(RowChange.Kind.UPDATE, N1, 1, (long) i + 1, "a")));
+            }
+            steps.add(step(4, N1, upsert(RowChange.Kind.UPDATE, N1, 1, 7L, "a")));
+            steps.add(step(5, N1, upsert(RowChange.Kind.UPDATE, N1, 1, 8L, "a")));
+
+            ScriptEvaluator.Outcome outcome = evaluator.evaluate(steps, 0);
+            assertThat(outcome.index()).as("four steps of 0.6 s each in one call, none over the 1 s timeout, then the runaway")
+                    .isEqualTo(4);
+            assertThat(outcome.findings()).extracting(Finding::predicate, Finding::status)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("slow", Finding.Status.TIMEOUT));
+        }
+    }
+
+    @Test
     void rowValues_inAnotherOrderThanDeclared_areReadByColumnName() {
         try (ScriptEvaluator evaluator = load("""
                 @always
@@ -375,7 +446,7 @@ class ScriptEvaluatorIT {
                 setup_calls = []
                 def _profile(frame, kind, arg):
                     if kind == "call" and frame.f_code.co_filename == "deja.py":
-                        if frame.f_code.co_name == "_step":
+                        if frame.f_code.co_name == "_steps":
                             sys.setprofile(None)
                         else:
                             setup_calls.append(frame.f_code.co_name)
