@@ -246,9 +246,10 @@ class Derived:
             value = self.fn()
         except BaseException as e:
             value = _Failed(e)
-        finally:
-            deps = _reading
-            _reading = outer
+        # Not in a finally clause: one would also run when the watchdog stops the value, and _abandoned needs what it
+        # read so far (a derived value's when it was stopped inside another one that it called).
+        deps = _reading
+        _reading = outer
         _link(self, deps)
         changed = not self._history or _differs(self._history[0], value)
         if changed or isinstance(value, _Failed):
@@ -685,9 +686,10 @@ def _evaluate():
         except Exception as e:
             ok = False
             error = _format_error(e)
-        finally:
-            read = _reading
-            _reading = None
+        # Not in a finally clause: one would also run when the watchdog stops the predicate, and _abandoned needs
+        # what it read so far.
+        read = _reading
+        _reading = None
         _link(p, read)
         if error is not None:
             _finding((i, "E", error))

@@ -417,6 +417,9 @@ class ScriptEvaluatorIT {
                     .isEqualTo(4);
             assertThat(outcome.findings()).extracting(Finding::predicate, Finding::status)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple("slow", Finding.Status.TIMEOUT));
+            ScriptEvaluator.Outcome next = evaluator.evaluate(steps, 5);
+            assertThat(next.index()).as("the runaway counts as failing until it returns").isEqualTo(5);
+            assertThat(next.findings()).extracting(Finding::status).containsExactly(Finding.Status.TURNED_TRUE);
         }
     }
 
