@@ -521,6 +521,9 @@ class _State:
         self.clock_sources = {}   # node: the _Source of now(node)
         self.clock_nodes = ()     # the nodes whose clocks something read at the last evaluation
         self.event_read = True    # whether anything read the event built-ins then (until the first one, assume so)
+        self.batch = ()           # the events of the last _steps call, and where _resume goes on in them
+        self.batch_at = 0
+        self.batch_index = 0
         self.message_times = {}
         self.table_changes = {}
         self.restarts = {}
@@ -572,29 +575,43 @@ def _steps(progress, *flat):
     its node's clock gets only its bookkeeping (step count, clocks, message times), since no result can depend on it.
     Before each event, progress.next(i) tells the checker's watchdog that event i of the call runs. Stops after the
     first event with findings and returns (its index, the findings as _evaluate returns them); None if none had any.
-    One call for many events: a call from the checker into Python costs more than most events' evaluation."""
+    _resume goes on with the event after it. One call for many events: a call from the checker into Python costs more
+    than most events' evaluation."""
+    _state.batch = flat
+    _state.batch_at = 0
+    _state.batch_index = 0
+    return _resume(progress)
+
+
+def _resume(progress):
+    """Goes on with the events of the last _steps call after the one it stopped at (or was stopped in)."""
     symbols = _symbols
     state = _state
     tables = state.tables
+    flat = state.batch
     n = len(flat)
-    i = 0
-    index = 0
+    i = state.batch_at
+    index = state.batch_index
     while i < n:
         progress.next(index)
+        c = i + 10
+        end = c + flat[i + 9]
+        # Set first: after an interrupt anywhere in this event, _resume goes on with the next one.
+        state.batch_at = end
+        state.batch_index = index + 1
         node = symbols[flat[i + 1]]
         type_ = symbols[flat[i + 6]]
         message_type = flat[i + 7]
         sender = flat[i + 8]
         _begin(flat[i], node, flat[i + 2], flat[i + 3], flat[i + 4], flat[i + 5], type_,
                symbols[message_type] if message_type >= 0 else None, symbols[sender] if sender >= 0 else None)
-        c = i + 10
-        i = c + flat[i + 9]
-        if c == i and not state.event_read and type_ != "start" and type_ != "crash" \
+        i = end
+        if c == end and not state.event_read and type_ != "start" and type_ != "crash" \
                 and node not in state.clock_nodes:
             index += 1
             continue
         step = state.step
-        while c < i:
+        while c < end:
             t = tables[flat[c]]
             kind = symbols[flat[c + 1]]
             if kind == "D":
@@ -609,6 +626,7 @@ def _steps(progress, *flat):
         if findings:
             return (index, findings)
         index += 1
+    state.batch = ()
     return None
 
 

@@ -56,6 +56,7 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final List<Violation.Kind> predicateKinds = new ArrayList<>();
     private final Map<String, Integer> tableIndex = new HashMap<>();
     private final Value stepsFunction;
+    private final Value resumeFunction;
     private final Value evaluate;
     private final Value timedOut;
     private final Value aux;
@@ -65,6 +66,12 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final Value makeDict;
     private final Value intern;
     private final Progress progress = new Progress();
+    // The steps Python holds from the last call (the same list object), the index in it of their first, and of the
+    // step after the one that call stopped at: a call for that one goes on in Python without handing them over again.
+    private List<StateStep> heldSteps;
+    private int heldFrom;
+    private int heldNext;
+    private long handOvers;
     // The index of each string in the Python side's symbol list; new ones are sent before the step that uses them.
     private final Map<String, Integer> symbols = new HashMap<>();
     private final List<String> newSymbols = new ArrayList<>();
@@ -115,6 +122,7 @@ public final class ScriptEvaluator implements AutoCloseable {
                 throw new ScriptException(error.asString());
             }
             stepsFunction = module.getMember("_steps");
+            resumeFunction = module.getMember("_resume");
             evaluate = module.getMember("_evaluate");
             timedOut = module.getMember("_abandoned");
             aux = module.getMember("_aux");
@@ -198,6 +206,11 @@ public final class ScriptEvaluator implements AutoCloseable {
         return i < 0 ? Violation.Kind.ALWAYS : predicateKinds.get(i);
     }
 
+    /** How many times steps were handed over to Python (for tests). */
+    long handOvers() {
+        return handOvers;
+    }
+
     /** How many times each predicate and derived value was evaluated so far. */
     public Map<String, Long> evaluationCounts() {
         Map<String, Long> out = new LinkedHashMap<>();
@@ -222,37 +235,51 @@ public final class ScriptEvaluator implements AutoCloseable {
     /**
      * Applies and evaluates {@code steps} from index {@code from} on, in order, in one call into Python, until a step
      * has findings: the state in Python is then that step's, so {@link #aux} and {@link #latestAux} give its aux
-     * values, and the caller goes on from the step after it. The predicate timeout applies to each step.
+     * values, and the caller goes on from the step after it. The predicate timeout applies to each step. Going on
+     * in the same list (the same object, unchanged) from the step after the one returned hands Python nothing
+     * again: it still holds the steps, so a batch costs one hand-over however many of its steps have findings.
      */
     public Outcome evaluate(List<StateStep> steps, int from) {
-        int size = 1;
-        for (int s = from; s < steps.size(); s++) {
-            size += 10;
-            for (RowChange rowChange : steps.get(s).changes()) {
-                size += 4 + (rowChange.kind() == RowChange.Kind.DELETE ? 0 : rowChange.values().size());
+        Value function = resumeFunction;
+        Object[] arguments = {progress};
+        if (steps != heldSteps || from != heldNext) {
+            // Not the rest of the steps Python holds: hand these over.
+            int size = 1;
+            for (int s = from; s < steps.size(); s++) {
+                size += 10;
+                for (RowChange rowChange : steps.get(s).changes()) {
+                    size += 4 + (rowChange.kind() == RowChange.Kind.DELETE ? 0 : rowChange.values().size());
+                }
             }
+            arguments = new Object[size];
+            arguments[0] = progress;
+            int a = 1;
+            for (int s = from; s < steps.size(); s++) {
+                a = flatten(steps.get(s), arguments, a);
+            }
+            internNewSymbols();
+            function = stepsFunction;
+            heldFrom = from;
+            handOvers++;
         }
-        Object[] arguments = new Object[size];
-        arguments[0] = progress;
-        int a = 1;
-        for (int s = from; s < steps.size(); s++) {
-            a = flatten(steps.get(s), arguments, a);
-        }
-        internNewSymbols();
-        progress.index = 0;
+        heldSteps = null; // until the call returns: one that throws leaves nothing to go on with
+        progress.index = from - heldFrom;
         List<Finding> findings = new ArrayList<>();
+        int at;
         try {
-            Value returned = guarded(stepsFunction, arguments);
+            Value returned = guarded(function, arguments);
             if (returned.isNull()) {
                 return new Outcome(steps.size(), List.of());
             }
             addFindings(returned.getArrayElement(1), findings);
-            return new Outcome(from + returned.getArrayElement(0).asInt(), findings);
+            at = heldFrom + returned.getArrayElement(0).asInt();
         } catch (PolyglotException failure) {
-            int at = from + progress.index;
+            at = heldFrom + progress.index;
             recover(failure, findings);
-            return new Outcome(at, findings);
         }
+        heldSteps = steps;
+        heldNext = at + 1;
+        return new Outcome(at, findings);
     }
 
     /** Writes the facts and row changes of {@code step} into {@code arguments} from {@code a}; returns where it ended. */

@@ -384,6 +384,7 @@ class ScriptEvaluatorIT {
                 }
                 from = outcome.index() + 1;
             }
+            assertThat(evaluator.handOvers()).as("the later calls go on with the steps Python holds").isEqualTo(1);
         }
         assertThat(oneByOne).containsExactly("2 TURNED_FALSE {rounds=[3]}", "4 TURNED_TRUE {rounds=[1]}",
                 "5 TURNED_FALSE {rounds=[5]}", "6 TURNED_TRUE {rounds=[2]}");
