@@ -27,8 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
  * that is open when the restarted node comes back and stays open to the end, every orphan belonging to that node,
  * as the paper's refined predicate showed. (On a quiet machine the span opens at the restart; on a slow one, puts
  * still in flight may have opened it earlier.) A deployment is not deterministic (the restart may come too late
- * for the violation to outlast {@link StoreCheckIT#REAL_MILLIS} before the client finishes), so it tries up to
- * {@link #ATTEMPTS} times and prints every attempt.
+ * for the violation to outlast {@link StoreCheckIT#REAL_MILLIS} before the client finishes, or the run may end while
+ * another object's replica is on its way), so it tries up to {@link #ATTEMPTS} times until one attempt meets every
+ * condition, and prints every attempt.
  */
 class StoreDeploymentIT {
     /** Owns 13 of the 24 objects on the ring of all eight nodes. */
@@ -62,15 +63,19 @@ class StoreDeploymentIT {
             attempts.add(summary + "; " + command);
             if (!orphans.isEmpty()) {
                 Violation orphan = orphans.getLast();
-                assertThat(orphan.endPosition()).as(summary).isEmpty();
-                assertThat(orphan.event().position()).as(summary).isLessThanOrEqualTo(restart);
                 @SuppressWarnings("unchecked")
                 List<String> problems = (List<String>) orphan.auxAtEnd().get("problems");
-                assertThat(problems).as(summary).isNotEmpty().allMatch(p -> p.matches(".*owner n1\\b.*"));
-                return;
+                if (orphan.endPosition().isEmpty() && orphan.event().position() <= restart && problems != null
+                        && !problems.isEmpty() && problems.stream().allMatch(p -> p.matches(".*owner n1\\b.*"))) {
+                    return;
+                }
+                // Seen on a slow machine: the run ended while another object's replica was on its way (an orphan whose
+                // owner is not n1 at the last event). The next attempt must show the bug alone.
+                attempts.set(attempts.size() - 1, attempts.getLast() + "; not the transient failure alone (the span"
+                        + " must be open to the end, open by n1's return, and every problem owned by n1)");
             }
         }
-        throw new AssertionError("no deployment showed the transient-failure bug: " + attempts);
+        throw new AssertionError("no deployment showed the transient-failure bug alone: " + attempts);
     }
 
     /** The position of the entry where the victim's second incarnation starts (its crash entry). */
