@@ -30,9 +30,9 @@ import org.graalvm.polyglot.Value;
  * steps in one call ({@code _steps}), each step's facts and row changes flattened into plain values; Python applies
  * them to Python-native mirrors ({@code deja.Table}) and evaluates step by step, returning at the first step with
  * findings. A call into Python costs more than most steps' evaluation (on the store's trace, one call per step took
- * a third to a half more of the evaluating thread's CPU than one per batch of 128). Python reads no host object on this path
- * but the {@link Progress} it reports each step to. A watchdog thread interrupts an evaluation that runs longer than the
- * predicate timeout ({@link Context#interrupt}), which leaves the context usable: the predicate that was
+ * a third to a half more of the evaluating thread's CPU than one per batch of 128). Python reads no host object on
+ * this path but the {@link Progress} it reports each step to. A watchdog thread interrupts an evaluation that runs
+ * longer than the predicate timeout ({@link Context#interrupt}), which leaves the context usable: the predicate that was
  * running is reported as {@link Finding.Status#TIMEOUT} and evaluation resumes with the next one.
  *
  * <p>The context comes from {@link ReusableContext}: after a check that ended cleanly, the next check of the
