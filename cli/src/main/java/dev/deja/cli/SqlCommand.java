@@ -43,6 +43,9 @@ public final class SqlCommand implements Callable<Integer> {
             description = "table, csv or json (default: ${DEFAULT-VALUE}).")
     Format format;
 
+    @CommandLine.Mixin
+    NoDaemonOption noDaemon;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 

@@ -2,6 +2,7 @@ package dev.deja.main;
 
 import dev.deja.cli.BenchCommand;
 import dev.deja.cli.CheckCommand;
+import dev.deja.cli.DaemonCommand;
 import dev.deja.cli.DemoCommand;
 import dev.deja.cli.DeployCommand;
 import dev.deja.cli.DumpCommand;
@@ -32,6 +33,7 @@ import picocli.CommandLine.Command;
                 ExportCommand.class,
                 NodeCommand.class,
                 BenchCommand.class,
+                DaemonCommand.class,
                 ExamplesCommand.class, CommandLine.HelpCommand.class})
 public final class DejaCli implements Runnable {
     @CommandLine.Spec
