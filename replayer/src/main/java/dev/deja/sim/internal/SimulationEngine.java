@@ -8,7 +8,7 @@ import dev.deja.runtime.Platform;
 import dev.deja.runtime.WorkloadDriver;
 import dev.deja.sim.ChoicePoint;
 import dev.deja.sim.ChoiceSource;
-import dev.deja.sim.Partition;
+import dev.deja.runtime.Partition;
 import dev.deja.sim.SimulationResult;
 import dev.deja.sim.SimulationSettings;
 import dev.deja.sim.Simulator;
