@@ -1,6 +1,6 @@
 package dev.deja.cli;
 
-import dev.deja.main.NodeMain;
+import dev.deja.recorder.NodeMain;
 import dev.deja.recorder.Recording;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,10 +3,9 @@ package dev.deja.runtime;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.deja.node.NodeId;
-import dev.deja.trace.internal.Json;
+import dev.deja.trace.JsonFiles;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -71,7 +70,7 @@ public record ClusterSpec(Map<NodeId, Member> nodes, Map<NodeId, Member> clients
     /** Reads a cluster file, naming the file in every error. */
     public static ClusterSpec read(Path file) {
         try {
-            ClusterSpec spec = Json.MAPPER.readValue(Files.readAllBytes(file), ClusterSpec.class);
+            ClusterSpec spec = JsonFiles.read(file, ClusterSpec.class);
             if (spec.nodes().isEmpty()) {
                 throw new IllegalArgumentException("no nodes");
             }
@@ -95,7 +94,7 @@ public record ClusterSpec(Map<NodeId, Member> nodes, Map<NodeId, Member> clients
 
     /** Writes this spec as a cluster file. */
     public void write(Path file) throws IOException {
-        Json.writeAtomically(file, this);
+        JsonFiles.writeAtomically(file, this);
     }
 
     /** The member called {@code id}, node or client. */

@@ -1,10 +1,11 @@
 package dev.deja.runtime;
 
 import dev.deja.node.NodeId;
+import dev.deja.recorder.NodeMain;
 import dev.deja.recorder.Recording;
 import dev.deja.trace.Trace;
+import dev.deja.trace.TraceEncoding;
 import dev.deja.trace.TraceSummary;
-import dev.deja.trace.internal.EntryCodec;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -203,7 +204,7 @@ public final class Deployment {
         }
         events.sort(Comparator.comparingLong(TraceSummary.LauncherEvent::atMillis));
         if (plan.traceDirectory().isPresent()) {
-            Trace.writeSummary(plan.traceDirectory().get(), new TraceSummary(EntryCodec.FORMAT_VERSION, "deploy",
+            Trace.writeSummary(plan.traceDirectory().get(), new TraceSummary(TraceEncoding.FORMAT_VERSION, "deploy",
                     plan.command(), plan.cluster().nodes().keySet().stream().map(NodeId::value).toList(), startMillis,
                     System.currentTimeMillis(), settingsWithFaults(), events));
         }
@@ -260,7 +261,7 @@ public final class Deployment {
     private void launch(NodeId node, Path clusterFile) throws IOException {
         List<String> flags = new ArrayList<>(plan.nodeJvmFlags());
         plan.traceDirectory().ifPresent(t -> flags.add("-D" + Recording.PROPERTY + "=" + t.toAbsolutePath()));
-        List<String> command = childJavaCommand(flags, plan.classpath(), "dev.deja.main.NodeMain", List.of(
+        List<String> command = childJavaCommand(flags, plan.classpath(), NodeMain.class.getName(), List.of(
                 "--cluster", clusterFile.toAbsolutePath().toString(), "--node", node.value(),
                 "--workload-start", workloadStartFile.toAbsolutePath().toString(), "--storage",
                 plan.workDirectory().resolve(node.value()).resolve("storage").toAbsolutePath().toString()));

@@ -1,8 +1,6 @@
-package dev.deja.main;
+package dev.deja.recorder;
 
 import dev.deja.node.NodeId;
-import dev.deja.recorder.QuietLogging;
-import dev.deja.recorder.Recording;
 import dev.deja.runtime.ClusterSpec;
 import dev.deja.runtime.LiveNode;
 import java.nio.file.Path;
@@ -10,7 +8,7 @@ import java.util.Optional;
 
 /**
  * Runs one node of a cluster in this process until it is told to stop (SIGTERM/SIGINT) or killed:
- * {@code java ... dev.deja.main.NodeMain --cluster CLUSTER.json --node ID [--storage DIR] [--workload-start FILE]}
+ * {@code java ... dev.deja.recorder.NodeMain --cluster CLUSTER.json --node ID [--storage DIR] [--workload-start FILE]}
  * (the file where a deployment announces its workload's start, the origin of partition times). Recording is on
  * when {@code -Ddeja.record=TRACE} or the recorder agent is given.
  */
