@@ -33,7 +33,8 @@ final class CheckedTables {
 
     /** The tables of {@code trace}'s check database, or empty when it was never checked. */
     static Optional<CheckedTables> open(Path trace) {
-        if (!Files.isRegularFile(H2StateHistory.databaseFile(trace))) {
+        // A database Deja did not write for this user is never opened (see H2StateHistory.open).
+        if (!Files.isRegularFile(H2StateHistory.databaseFile(trace)) || !H2StateHistory.isSealed(trace)) {
             return Optional.empty();
         }
         QueryResult meta = QueryResult.query(trace, "SELECT meta_value FROM deja_meta WHERE meta_key = 'schemas'");
