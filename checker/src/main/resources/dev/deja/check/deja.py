@@ -575,6 +575,52 @@ def _deja_setup_reset():
     _script_file[0] = None
 
 
+def _deja_new_run():
+    """Starts another run of the same script (the explorer's next path): every table emptied, every derived value and
+    predicate back to its state before the first event and due for evaluation, the event built-ins cleared; the script,
+    its declarations and the symbols stay, so that no start-up is paid again. What readers read stays linked (their
+    sources are kept), and since every reader is dirty, the first evaluation of the run links them afresh."""
+    global _reading
+    _reading = None
+    for t in _registry.tables:
+        t._rows = {}
+        t._row_list = None
+    for d in _registry.derived:
+        d.dirty = True
+        d._value = None
+        d._history = []
+        d._step = -1
+    for p in _registry.predicates:
+        p.dirty = True
+        p.failing = False
+        p.span_open = False
+        p.latest_aux = None
+        if p.aux_watch is not None:
+            p.aux_watch.dirty = True
+    event._clear()
+    nodes._rows.clear()
+    for s in (nodes._source, _state.event_source):
+        s.bump()
+    st = _state
+    st.step = -1
+    st.clocks = {}
+    for source in st.clock_sources.values():
+        source.bump()
+    st.event_read = True
+    st.batch = ()
+    st.batch_at = 0
+    st.batch_index = 0
+    st.message_times = {}
+    st.table_changes = {}
+    st.restarts = {}
+    st.findings = []
+    st.next_predicate = 0
+    st.aux_done = False
+    st.aux_of = None
+    st.spans_open = False
+    st.current = None
+
+
 def _deja_setup_install(tables):
     _state.tables = tables
 

@@ -202,6 +202,7 @@ public final class SimulateCommand implements Callable<Integer> {
             case STEP_LIMIT -> "step limit reached";
             case TIME_LIMIT -> "virtual time limit reached";
             case QUIESCENT -> "nothing left to happen";
+            case STOPPED -> "stopped by its observer";
         };
     }
 
