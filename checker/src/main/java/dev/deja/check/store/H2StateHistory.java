@@ -79,7 +79,8 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     /** Database name inside {@link #DIRECTORY}; H2 adds {@code .mv.db}. */
     public static final String NAME = "history";
     // 5: violations gained witness, status_text, counted, below_threshold and aux_at_end.
-    static final int FORMAT = 5;
+    // 6: the reader user that queries run as.
+    static final int FORMAT = 6;
     private static final int COMMIT_EVERY = 2_000;
     /** The meta key set once the tables for queries are built. */
     private static final String QUERY_TABLES = "query_tables";
@@ -90,6 +91,11 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     private static final ObjectMapper JSON = JsonMapper.builder().addModule(new Jdk8Module())
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 
+    /** The classes H2 may load by name for a database ({@code h2.allowedClasses}). */
+    static final String ALLOWED_CLASSES = "org.h2.*";
+    /** The database user {@code deja sql} and the viewer query as: SELECT on the tables, no admin rights. */
+    static final String READER = "deja_reader";
+
     static {
         // H2 keeps recently made values (strings, numbers) in a process-wide cache to share equal ones, hashing
         // and comparing every value it makes. The history writes values once and seldom reads them back twice,
@@ -99,7 +105,12 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
         if (System.getProperty("h2.objectCache") == null) {
             System.setProperty("h2.objectCache", "false");
         }
+        // No user-defined Java from a database file: triggers and functions naming a class, and Java-serialized
+        // values, load only H2's own classes (a trigger's Java source is not covered by this, which is why only a
+        // sealed database is ever opened, see HistorySeal). Set whatever the user set: it must hold.
+        System.setProperty("h2.allowedClasses", ALLOWED_CLASSES);
     }
+
 
     private final Path file;
     private final String url;
@@ -127,11 +138,25 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
         return trace.resolve(DIRECTORY).resolve(NAME + ".mv.db");
     }
 
+    /** Whether {@code trace} holds a history that Deja wrote for this user (only such a one is ever opened). */
+    public static boolean isSealed(Path trace) {
+        return HistorySeal.isValid(databaseFile(trace));
+    }
+
     /**
      * Opens the history of {@code trace}. READ_WRITE creates {@code TRACE/check/} if needed; READ_ONLY
      * requires an existing database (there is none before the first {@code deja check}).
      */
     public static H2StateHistory open(Path trace, Mode mode) {
+        return open(trace, mode, System.err::println);
+    }
+
+    /**
+     * Like {@link #open(Path, Mode)}, telling {@code notice} (one line) when a database in the trace is ignored
+     * because Deja did not write it for this user ({@link HistorySeal}): READ_WRITE then removes it, so that the
+     * check rebuilds the history; READ_ONLY refuses it. Such a database is never opened.
+     */
+    public static H2StateHistory open(Path trace, Mode mode, Consumer<String> notice) {
         Path directory = trace.toAbsolutePath().normalize().resolve(DIRECTORY);
         Path file = directory.resolve(NAME + ".mv.db");
         String base = directory.resolve(NAME).toString();
@@ -144,6 +169,15 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
                     + " SCRIPT' first; it stores the declared tables' history there");
         }
         try {
+            if (Files.exists(file) && !HistorySeal.isValid(file)) {
+                String why = file + " was not written by Deja for this user (its seal " + HistorySeal.FILE
+                        + " is missing or does not match), so it is not opened";
+                if (mode == Mode.READ_ONLY) {
+                    throw new CheckDatabaseException(why + "; run 'deja check " + trace + " SCRIPT' to rebuild it");
+                }
+                notice.accept("deja: " + why + "; it is replaced by the history this check stores");
+                discard(file);
+            }
             if (mode == Mode.READ_WRITE) {
                 Files.createDirectories(directory);
             }
@@ -165,10 +199,44 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
         }
     }
 
-    private static Connection connect(String url) throws SQLException {
+    /** Removes a database this user's Deja did not write, with every file H2 may have made beside it. */
+    private static void discard(Path file) throws IOException {
+        String base = file.getFileName().toString().replace(".mv.db", "");
+        for (String suffix : List.of(".mv.db", ".trace.db", ".lock.db", ".mv.db.tempFile")) {
+            Files.deleteIfExists(file.resolveSibling(base + suffix));
+        }
+        HistorySeal.remove(file);
+    }
+
+    private Connection connect(String url) throws SQLException {
+        if (mode == Mode.READ_WRITE) {
+            try {
+                // From now on the file may change: unsealed until close() seals it again.
+                HistorySeal.remove(file);
+            } catch (IOException e) {
+                throw new CheckDatabaseException("cannot remove the seal of " + file + ": " + e.getMessage(), e);
+            }
+        }
         Connection connection = DriverManager.getConnection(url, "deja", "");
         connection.setAutoCommit(false);
         return connection;
+    }
+
+    /**
+     * A new connection as {@value #READER}, who may only SELECT from Deja's tables and views: H2 refuses it
+     * everything that needs admin rights (FILE_READ, FILE_WRITE, CSVREAD, CSVWRITE, LINK_SCHEMA, SCRIPT,
+     * RUNSCRIPT, SHUTDOWN, CREATE ALIAS, SET …) and every change. For queries of a read-only history only.
+     */
+    Connection readerConnection() throws SQLException {
+        if (mode != Mode.READ_ONLY) {
+            throw new IllegalStateException(file + " is open for writing; queries use a read-only history");
+        }
+        connection();
+        // The database is open already (connection()); the settings of the URL need admin rights to apply again.
+        Connection reader = DriverManager.getConnection(url.substring(0, url.indexOf(';')) + ";ACCESS_MODE_DATA=r",
+                READER, "");
+        reader.setReadOnly(true);
+        return reader;
     }
 
     /**
@@ -312,6 +380,9 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
                 + " kind VARCHAR, status VARCHAR, node VARCHAR, lamport BIGINT, end_position BIGINT, aux VARCHAR,"
                 + " message VARCHAR, violation_json VARCHAR, witness VARCHAR, status_text VARCHAR, counted BOOLEAN,"
                 + " below_threshold BOOLEAN, aux_at_end VARCHAR)");
+        // The user queries run as (readerConnection): a schema grant also covers the tables built later.
+        statement.execute("CREATE USER IF NOT EXISTS " + READER + " PASSWORD ''");
+        statement.execute("GRANT SELECT ON SCHEMA PUBLIC TO " + READER);
         putMeta("format", Integer.toString(FORMAT));
         putMeta("schemas", JSON.writeValueAsString(newSchemas));
         putMeta("complete", "false");
@@ -615,7 +686,8 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
      * checked.
      */
     public static Optional<CheckedHistory> openForQueries(Path trace) {
-        if (!Files.isRegularFile(databaseFile(trace))) {
+        // A database Deja did not write for this user is never opened: to a reader it is as if never checked.
+        if (!Files.isRegularFile(databaseFile(trace)) || !isSealed(trace)) {
             return Optional.empty();
         }
         return Optional.of(QueryResult.readyForQueries(trace, notice -> { }));
@@ -698,6 +770,9 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
                 connection.commit();
             }
             connection.close();
+            if (mode == Mode.READ_WRITE) {
+                HistorySeal.write(file);
+            }
         } catch (SQLException | IOException e) {
             throw failure("close the database", e);
         }
