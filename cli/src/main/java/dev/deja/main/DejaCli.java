@@ -7,6 +7,7 @@ import dev.deja.cli.DeployCommand;
 import dev.deja.cli.DumpCommand;
 import dev.deja.cli.ExamplesCommand;
 import dev.deja.cli.ExportCommand;
+import dev.deja.cli.NewCommand;
 import dev.deja.cli.NodeCommand;
 import dev.deja.cli.ReplayCommand;
 import dev.deja.cli.SimulateCommand;
@@ -35,7 +36,8 @@ import picocli.CommandLine.Command;
                 ViewCommand.class,
                 ExportCommand.class,
                 NodeCommand.class,
-                ExamplesCommand.class, CommandLine.HelpCommand.class})
+                ExamplesCommand.class,
+                NewCommand.class, CommandLine.HelpCommand.class})
 public final class DejaCli implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

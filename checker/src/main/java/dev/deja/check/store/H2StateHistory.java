@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import dev.deja.check.CheckedEvent;
+import dev.deja.check.CheckedHistory;
 import dev.deja.check.RowChange;
 import dev.deja.check.StateHistory;
 import dev.deja.check.StateStep;
@@ -69,7 +70,7 @@ import java.util.function.Consumer;
  * check). Writes are batched and committed every {@value #COMMIT_EVERY} steps. Confined to one thread. The
  * database is embedded only: no server or console is ever started.
  */
-public final class H2StateHistory implements StateHistory {
+public final class H2StateHistory implements StateHistory, CheckedHistory {
     /** Whether this history may be written. */
     public enum Mode { READ_WRITE, READ_ONLY }
 
@@ -677,6 +678,62 @@ public final class H2StateHistory implements StateHistory {
             throw failure("read the stored history", e);
         }
         return count;
+    }
+
+    /**
+     * The stored check of {@code trace} for queries ({@link CheckedHistory}), opened read-only with its tables for
+     * queries built first if they are not yet (see {@link #prepareForQueries}); empty when the trace was never
+     * checked.
+     */
+    public static Optional<CheckedHistory> openForQueries(Path trace) {
+        // A database Deja did not write for this user is never opened: to a reader it is as if never checked.
+        if (!Files.isRegularFile(databaseFile(trace)) || !isSealed(trace)) {
+            return Optional.empty();
+        }
+        return Optional.of(QueryResult.readyForQueries(trace, notice -> { }));
+    }
+
+    @Override
+    public Optional<List<TableSchema>> tables() {
+        try {
+            return isThisFormat() && meta("schemas").isPresent() ? Optional.of(List.copyOf(storedSchemas()))
+                    : Optional.empty();
+        } catch (SQLException | JsonProcessingException e) {
+            throw failure("read the history's table declarations", e);
+        }
+    }
+
+    /** See {@link CheckedHistory#rowsAt}; needs the tables for queries, which {@link #openForQueries} builds. */
+    @Override
+    public List<CheckedHistory.Row> rowsAt(TableSchema table, NodeId node, long position) {
+        if (needsQueryTables()) {
+            throw new CheckDatabaseException(file + ": the tables for queries are not built yet; open the history"
+                    + " with openForQueries to read rows");
+        }
+        StringBuilder sql = new StringBuilder("SELECT oid");
+        for (String column : table.columns()) {
+            sql.append(", ").append(quote(column));
+        }
+        sql.append(" FROM ").append(quote(table.name() + "_history"))
+                .append(" WHERE node = ? AND valid_from <= ? AND (valid_to IS NULL OR valid_to > ?) ORDER BY oid");
+        try (PreparedStatement query = connection().prepareStatement(sql.toString())) {
+            query.setString(1, node.value());
+            query.setLong(2, position);
+            query.setLong(3, position);
+            List<CheckedHistory.Row> rows = new ArrayList<>();
+            try (ResultSet result = query.executeQuery()) {
+                while (result.next()) {
+                    List<String> values = new ArrayList<>(table.columns().size());
+                    for (int i = 0; i < table.columns().size(); i++) {
+                        values.add(result.getString(i + 2));
+                    }
+                    rows.add(new CheckedHistory.Row(result.getLong(1), values));
+                }
+            }
+            return rows;
+        } catch (SQLException e) {
+            throw failure("read " + node + "'s rows of " + table.name() + " at event " + position, e);
+        }
     }
 
     @Override

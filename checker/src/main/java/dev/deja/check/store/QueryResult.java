@@ -65,7 +65,7 @@ public record QueryResult(List<String> columns, List<List<String>> rows) {
     }
 
     /** The history opened read-only, its tables for queries built first if they are not yet. */
-    private static H2StateHistory readyForQueries(java.nio.file.Path trace, Consumer<String> notice) {
+    static H2StateHistory readyForQueries(java.nio.file.Path trace, Consumer<String> notice) {
         H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_ONLY);
         boolean needed;
         try {
