@@ -784,7 +784,9 @@ def _evaluate():
         error = None
         try:
             now_failing = _witnesses(p.fn())
-        except Exception as e:
+        except BaseException as e:
+            # SystemExit and KeyboardInterrupt too: a predicate cannot end the check (the watchdog's interrupt is
+            # no Python exception and is not caught here).
             now_failing = None
             error = _format_error(e)
         # Not in a finally clause: one would also run when the watchdog stops the predicate, and _abandoned needs
@@ -930,7 +932,7 @@ def _aux_values(p, witness):
         name = getattr(a, "name", None) or getattr(a, "__name__", "aux")
         try:
             out[name] = a(witness) if takes else a()
-        except Exception as e:
+        except BaseException as e:
             out[name] = "<error: %s: %s>" % (type(e).__name__, e)
     return out
 
