@@ -5,7 +5,7 @@ import dev.deja.node.TimerId;
 import dev.deja.runtime.WorkloadDriver;
 import dev.deja.sim.ChoicePoint;
 import dev.deja.sim.ChoiceSource;
-import dev.deja.sim.Partition;
+import dev.deja.runtime.Partition;
 import dev.deja.sim.SimulatedStep;
 import dev.deja.sim.SimulationResult;
 import dev.deja.sim.SimulationSettings;
@@ -14,8 +14,8 @@ import dev.deja.sim.StepObserver;
 import dev.deja.trace.MessageCodec;
 import dev.deja.trace.Payload;
 import dev.deja.trace.Trace;
+import dev.deja.trace.TraceEncoding;
 import dev.deja.trace.TraceSummary;
-import dev.deja.trace.internal.EntryCodec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -113,7 +113,7 @@ public final class SimulationEngine {
         if (traceDirectory != null) {
             launcherEvents.sort((a, b) -> Long.compare(a.atMillis(), b.atMillis()));
             try {
-                Trace.writeSummary(traceDirectory, new TraceSummary(EntryCodec.FORMAT_VERSION, "simulate", options.command(),
+                Trace.writeSummary(traceDirectory, new TraceSummary(TraceEncoding.FORMAT_VERSION, "simulate", options.command(),
                         clusterIds.stream().map(NodeId::value).toList(), EPOCH_MILLIS, nowMillis, settings.describe(),
                         launcherEvents));
             } catch (IOException e) {
