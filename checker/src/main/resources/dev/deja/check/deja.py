@@ -593,8 +593,10 @@ def _deja_new_run():
     for p in _registry.predicates:
         p.dirty = True
         p.failing = False
+        p.witnesses = {}
         p.span_open = False
-        p.latest_aux = None
+        p.latest_aux = {}
+        p.ended_aux = {}
         if p.aux_watch is not None:
             p.aux_watch.dirty = True
     event._clear()
@@ -614,6 +616,8 @@ def _deja_new_run():
     st.table_changes = {}
     st.restarts = {}
     st.findings = []
+    st.serial = 0
+    st.deaths = {}
     st.next_predicate = 0
     st.aux_done = False
     st.aux_of = None

@@ -6,6 +6,7 @@ import dev.deja.cli.DemoCommand;
 import dev.deja.cli.DeployCommand;
 import dev.deja.cli.DumpCommand;
 import dev.deja.cli.ExamplesCommand;
+import dev.deja.cli.ExploreCommand;
 import dev.deja.cli.ExportCommand;
 import dev.deja.cli.NewCommand;
 import dev.deja.cli.NodeCommand;
@@ -29,6 +30,7 @@ import picocli.CommandLine.Command;
                 DemoCommand.class,
                 DeployCommand.class,
                 SimulateCommand.class,
+                ExploreCommand.class,
                 DumpCommand.class,
                 ReplayCommand.class,
                 CheckCommand.class,

@@ -75,7 +75,7 @@ public final class Explorer {
     }
 
     /** Prepares an exploration; call {@code run()} on the result (its counters may be read meanwhile). */
-    public static ExplorationRun start(SimulationSettings settings, ExploreSettings explore, Options options) {
+    public static Exploration start(SimulationSettings settings, ExploreSettings explore, Options options) {
         return new ExplorationRun(settings, explore, options);
     }
 

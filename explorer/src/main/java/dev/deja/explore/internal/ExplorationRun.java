@@ -1,5 +1,6 @@
 package dev.deja.explore.internal;
 
+import dev.deja.explore.Exploration;
 import dev.deja.explore.ExploreReport;
 import dev.deja.explore.ExploreSettings;
 import dev.deja.explore.Explorer;
@@ -35,7 +36,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>{@link #counters()} may be read from any thread while {@link #run()} runs.
  */
-public final class ExplorationRun {
+public final class ExplorationRun implements Exploration {
     private final SimulationSettings settings;
     private final ExploreSettings explore;
     private final Explorer.Options options;
@@ -57,11 +58,6 @@ public final class ExplorationRun {
     private long deadlineNanos;
     private long startNanos;
 
-    /** Live figures for a progress display. */
-    public record Counters(long paths, long steps, long distinctStates, long deepestPath, long violatingPaths,
-                           Duration elapsed) {
-    }
-
     public ExplorationRun(SimulationSettings settings, ExploreSettings explore, Explorer.Options options) {
         this.settings = settings;
         this.explore = explore;
@@ -79,11 +75,13 @@ public final class ExplorationRun {
         }
     }
 
+    @Override
     public Counters counters() {
         return new Counters(paths.get(), steps.get(), distinct.size(), deepest.get(), safetyPaths.get(),
                 Duration.ofNanos(startNanos == 0 ? 0 : System.nanoTime() - startNanos));
     }
 
+    @Override
     public ExploreReport run() {
         startNanos = System.nanoTime();
         deadlineNanos = explore.budget() == null ? Long.MAX_VALUE : startNanos + explore.budget().toNanos();

@@ -3,8 +3,7 @@ package dev.deja.explore.internal;
 import dev.deja.check.CheckedEvent;
 import dev.deja.check.StateStep;
 import dev.deja.check.Violation;
-import dev.deja.check.internal.ScriptEvaluator;
-import dev.deja.check.internal.StateExtractor;
+import dev.deja.check.LiveEvaluation;
 import dev.deja.node.NodeId;
 import dev.deja.sim.SimulatedStep;
 import dev.deja.trace.Event;
@@ -30,8 +29,7 @@ import java.util.Set;
 final class LiveMonitor implements AutoCloseable {
     static final int BATCH = 64;
 
-    private final ScriptEvaluator evaluator;
-    private final StateExtractor extractor;
+    private final LiveEvaluation evaluator;
     private final List<StateStep> batch = new ArrayList<>(BATCH);
     private final long[] batchSteps = new long[BATCH];
     private final int[] batchAnswers = new int[BATCH];
@@ -58,17 +56,11 @@ final class LiveMonitor implements AutoCloseable {
     }
 
     LiveMonitor(String text, String fileName, ClassLoader loader, Duration timeout, OutputStream scriptOutput) {
-        this.evaluator = new ScriptEvaluator(text, fileName, timeout, scriptOutput);
-        try {
-            this.extractor = new StateExtractor(evaluator.schemas(), loader);
-        } catch (IllegalArgumentException e) {
-            evaluator.close();
-            throw new IllegalArgumentException(fileName + ": " + e.getMessage(), e);
-        }
+        this.evaluator = new LiveEvaluation(text, fileName, loader, timeout, scriptOutput);
     }
 
     List<String> predicates() {
-        return evaluator.predicateNames();
+        return evaluator.predicates();
     }
 
     Violation.Kind kindOf(String predicate) {
@@ -77,7 +69,6 @@ final class LiveMonitor implements AutoCloseable {
 
     void newRun() {
         evaluator.newRun();
-        extractor.newRun();
         batch.clear();
         openSpans.clear();
         errored.clear();
@@ -92,7 +83,7 @@ final class LiveMonitor implements AutoCloseable {
         batchSteps[index] = step.step();
         batchAnswers[index] = answers;
         batchEntries[index] = entry;
-        batch.add(new StateStep(checkedEvent(entry, checked++), extractor.extract(entry.node(), step.nodeObject())));
+        batch.add(new StateStep(checkedEvent(entry, checked++), evaluator.extract(entry.node(), step.nodeObject())));
         return batch.size() == BATCH;
     }
 
@@ -101,12 +92,12 @@ final class LiveMonitor implements AutoCloseable {
         int from = 0;
         try {
             while (from < batch.size()) {
-                ScriptEvaluator.Outcome outcome = evaluator.evaluate(batch, from);
+                LiveEvaluation.Outcome outcome = evaluator.evaluate(batch, from);
                 if (outcome.index() >= batch.size()) {
                     return Optional.empty();
                 }
                 int at = outcome.index();
-                for (ScriptEvaluator.Finding finding : outcome.findings()) {
+                for (LiveEvaluation.Finding finding : outcome.findings()) {
                     switch (finding.status()) {
                         case TURNED_FALSE -> {
                             if (finding.kind() == Violation.Kind.ALWAYS) {
@@ -117,7 +108,7 @@ final class LiveMonitor implements AutoCloseable {
                         case TURNED_TRUE -> openSpans.remove(finding.predicate());
                         case ERROR, TIMEOUT -> {
                             if (errored.add(finding.predicate())) {
-                                errors.add(hit(finding, finding.status() == ScriptEvaluator.Finding.Status.ERROR
+                                errors.add(hit(finding, finding.status() == LiveEvaluation.Status.ERROR
                                         ? Violation.Status.ERROR : Violation.Status.TIMEOUT, at, finding.message()));
                             }
                         }
@@ -131,7 +122,7 @@ final class LiveMonitor implements AutoCloseable {
         }
     }
 
-    private Hit hit(ScriptEvaluator.Finding finding, Violation.Status status, int at, String message) {
+    private Hit hit(LiveEvaluation.Finding finding, Violation.Status status, int at, String message) {
         Map<String, Object> aux = status == Violation.Status.VIOLATED ? evaluator.aux(finding.predicate()) : Map.of();
         return new Hit(finding.predicate(), finding.kind(), status, batchSteps[at], batchAnswers[at], batchEntries[at],
                 message, aux);
