@@ -27,8 +27,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "deploy", mixinStandardHelpOptions = true,
         description = {"Run an example on loopback: one JVM per node talking real TCP, plus the example's "
                 + "workload driver; inject faults; record every node into one trace."},
-        footer = {"", "Example:", "  deja deploy paxos --nodes 5 --drop 0.2 --bug latest-response --record traces/paxos",
-                "  deja deploy paxos --nodes 3 --kill n2@1s --restart n2@2s --duration 5s --record traces/crash"})
+        footer = {"", "Examples:", "  ./deja deploy paxos --nodes 5 --drop 0.2 --bug latest-response --out traces/paxos",
+                "  ./deja deploy paxos --nodes 3 --kill n2@1s --restart n2@2s --duration 5s --out traces/crash"})
 public final class DeployCommand implements Callable<Integer> {
     @Parameters(paramLabel = "EXAMPLE", completionCandidates = ExampleNames.class,
             description = "The example to run: ${COMPLETION-CANDIDATES} (see 'deja examples').")
@@ -52,9 +52,15 @@ public final class DeployCommand implements Callable<Integer> {
     @Option(names = "--bug", paramLabel = "NAME", description = "Switch on one of the example's bugs.")
     String bug;
 
-    @Option(names = "--record", required = true, paramLabel = "TRACE",
-            description = "The trace directory to create (must not exist or be empty).")
+    @Option(names = "--out", paramLabel = "TRACE",
+            description = "The trace directory to create (required; must not exist or be empty).")
     Path record;
+
+    /** The old spelling of {@code --out}, kept so existing scripts run. */
+    @Option(names = "--record", hidden = true, paramLabel = "TRACE")
+    void oldRecord(Path trace) {
+        record = trace;
+    }
 
     @Option(names = "--kill", paramLabel = "NODE@TIME", description = "kill -9 NODE at TIME after the workload starts (repeatable).")
     List<String> kills = new ArrayList<>();
@@ -75,6 +81,9 @@ public final class DeployCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (record == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "Missing required option: '--out=TRACE'");
+        }
         Example chosen = Examples.byName(example).orElseThrow(() -> new IllegalArgumentException("unknown example '"
                 + example + "'; the examples are: " + String.join(", ", Examples.all().stream().map(Example::name).toList())));
         int count = nodes == null ? chosen.defaultNodes() : nodes;
@@ -124,7 +133,7 @@ public final class DeployCommand implements Callable<Integer> {
     private static void requireEmptyOrAbsent(Path directory) throws IOException {
         if (Files.exists(directory)) {
             if (!Files.isDirectory(directory)) {
-                throw new IllegalArgumentException("--record " + directory + " exists and is not a directory");
+                throw new IllegalArgumentException("--out " + directory + " exists and is not a directory");
             }
             try (Stream<Path> entries = Files.list(directory)) {
                 if (entries.findAny().isPresent()) {
