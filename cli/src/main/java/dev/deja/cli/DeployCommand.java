@@ -62,6 +62,11 @@ public final class DeployCommand implements Callable<Integer> {
             description = "How long the workload may run; it stops earlier when the workload is done (default: ${DEFAULT-VALUE}).")
     Duration duration;
 
+    @Option(names = "--start-timeout", paramLabel = "TIME", converter = Durations.class,
+            description = "How long the node JVMs get, together, to start listening (default: scaled to this machine's "
+                    + "cores and load average, at least 60 s).")
+    Duration startTimeout;
+
     @Option(names = "--bug", paramLabel = "NAME", description = "Switch on one of the example's bugs.")
     String bug;
 
@@ -144,7 +149,8 @@ public final class DeployCommand implements Callable<Integer> {
         try {
             // The workload client runs in this process: its class may come from --classpath.
             Thread.currentThread().setContextClassLoader(UserClasspath.loader(classpath));
-            result = new Deployment(plan, System.out).run();
+            result = new Deployment(plan, System.out).startTimeout(startTimeout != null ? startTimeout
+                : Deployment.startTimeoutFor(plan.cluster().nodes().size())).run();
         } finally {
             Thread.currentThread().setContextClassLoader(previous);
         }
