@@ -33,10 +33,10 @@ import picocli.CommandLine.Parameters;
 @Command(name = "deploy", mixinStandardHelpOptions = true,
         description = {"Run an example, or your own cluster file, on loopback: one JVM per node talking real TCP, "
                 + "plus the workload client in this process; inject faults; record every node into one trace."},
-        footer = {"", "Examples:", "  deja deploy paxos --nodes 5 --drop 0.2 --bug latest-response --record traces/paxos",
-                "  deja deploy paxos --nodes 3 --kill n2@1s --restart n2@2s --duration 5s --record traces/crash",
-                "  deja deploy --cluster cluster.json --classpath target/classes --kill n2@1s --restart n2@2s "
-                        + "--record traces/mine"})
+        footer = {"", "Examples:", "  ./deja deploy paxos --nodes 5 --drop 0.2 --bug latest-response --out traces/paxos",
+                "  ./deja deploy paxos --nodes 3 --kill n2@1s --restart n2@2s --duration 5s --out traces/crash",
+                "  ./deja deploy --cluster cluster.json --classpath target/classes --kill n2@1s --restart n2@2s "
+                        + "--out traces/mine"})
 public final class DeployCommand implements Callable<Integer> {
     @Parameters(paramLabel = "EXAMPLE", arity = "0..1", completionCandidates = ExampleNames.class,
             description = "The example to run: ${COMPLETION-CANDIDATES} (see 'deja examples'); or give --cluster.")
@@ -62,12 +62,23 @@ public final class DeployCommand implements Callable<Integer> {
             description = "How long the workload may run; it stops earlier when the workload is done (default: ${DEFAULT-VALUE}).")
     Duration duration;
 
+    @Option(names = "--start-timeout", paramLabel = "TIME", converter = Durations.class,
+            description = "How long the node JVMs get, together, to start listening (default: scaled to this machine's "
+                    + "cores and load average, at least 60 s).")
+    Duration startTimeout;
+
     @Option(names = "--bug", paramLabel = "NAME", description = "Switch on one of the example's bugs.")
     String bug;
 
-    @Option(names = "--record", required = true, paramLabel = "TRACE",
-            description = "The trace directory to create (must not exist or be empty).")
+    @Option(names = "--out", paramLabel = "TRACE",
+            description = "The trace directory to create (required; must not exist or be empty).")
     Path record;
+
+    /** The old spelling of {@code --out}, kept so existing scripts run. */
+    @Option(names = "--record", hidden = true, paramLabel = "TRACE")
+    void oldRecord(Path trace) {
+        record = trace;
+    }
 
     @Mixin
     FaultOptions faults = new FaultOptions();
@@ -85,6 +96,9 @@ public final class DeployCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (record == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "Missing required option: '--out=TRACE'");
+        }
         if ((example == null) == (cluster == null)) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "give either an EXAMPLE or --cluster FILE (see 'deja deploy --help')");
@@ -135,7 +149,8 @@ public final class DeployCommand implements Callable<Integer> {
         try {
             // The workload client runs in this process: its class may come from --classpath.
             Thread.currentThread().setContextClassLoader(UserClasspath.loader(classpath));
-            result = new Deployment(plan, System.out).run();
+            result = new Deployment(plan, System.out).startTimeout(startTimeout != null ? startTimeout
+                : Deployment.startTimeoutFor(plan.cluster().nodes().size())).run();
         } finally {
             Thread.currentThread().setContextClassLoader(previous);
         }
@@ -241,11 +256,11 @@ public final class DeployCommand implements Callable<Integer> {
     private static void requireEmptyOrAbsent(Path directory) throws IOException {
         if (Files.exists(directory)) {
             if (!Files.isDirectory(directory)) {
-                throw new IllegalArgumentException("--record " + directory + " exists and is not a directory");
+                throw new IllegalArgumentException("--out " + directory + " exists and is not a directory");
             }
             try (Stream<Path> entries = Files.list(directory)) {
                 if (entries.findAny().isPresent()) {
-                    throw new IllegalArgumentException("--record " + directory
+                    throw new IllegalArgumentException("--out " + directory
                             + " already holds files; traces are never overwritten, choose a new directory");
                 }
             }
