@@ -6,8 +6,10 @@ import dev.deja.cli.DemoCommand;
 import dev.deja.cli.DeployCommand;
 import dev.deja.cli.DumpCommand;
 import dev.deja.cli.ExamplesCommand;
+import dev.deja.cli.ExploreCommand;
 import dev.deja.cli.ExportCommand;
 import dev.deja.cli.HelpCommand;
+import dev.deja.cli.NewCommand;
 import dev.deja.cli.NodeCommand;
 import dev.deja.cli.ReplayCommand;
 import dev.deja.cli.SimulateCommand;
@@ -28,6 +30,7 @@ import picocli.CommandLine.Command;
                 DemoCommand.class,
                 DeployCommand.class,
                 SimulateCommand.class,
+                ExploreCommand.class,
                 DumpCommand.class,
                 ReplayCommand.class,
                 CheckCommand.class,
@@ -35,7 +38,8 @@ import picocli.CommandLine.Command;
                 ViewCommand.class,
                 ExportCommand.class,
                 NodeCommand.class,
-                ExamplesCommand.class, HelpCommand.class})
+                ExamplesCommand.class,
+                NewCommand.class, HelpCommand.class})
 public final class DejaCli implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
