@@ -61,10 +61,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (attempts < 1) {
-            throw new UsageException("--attempts must be at least 1, was " + attempts);
-        }
-        Path scriptFile = script != null ? script : Installation.file(new PaxosExample().script().orElseThrow().toString());
+        Path scriptFile = script();
         if (!Files.isRegularFile(scriptFile)) {
             throw new UsageException("no predicate script at " + scriptFile);
         }
@@ -152,7 +149,7 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     private Path script() {
-        return script != null ? script : Installation.file("scripts/paxos.py");
+        return script != null ? script : Installation.file(new PaxosExample().script().orElseThrow().toString());
     }
 
     private int view(Path trace, Path report, long position) {
