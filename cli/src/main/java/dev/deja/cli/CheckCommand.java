@@ -215,14 +215,15 @@ public final class CheckCommand implements Callable<Integer> {
         if (!violations.isEmpty()) {
             List<String[]> rows = new ArrayList<>();
             boolean witnesses = violations.stream().anyMatch(v -> v.witness() != null);
-            rows.add(witnesses ? new String[] {"POSITION", "LAMPORT", "NODE", "PREDICATE", "STATUS", "WITNESS", "AUX"}
-                    : new String[] {"POSITION", "LAMPORT", "NODE", "PREDICATE", "STATUS", "AUX"});
+            rows.add(witnesses ? new String[] {"#", "POSITION", "LAMPORT", "NODE", "PREDICATE", "STATUS", "WITNESS", "AUX"}
+                    : new String[] {"#", "POSITION", "LAMPORT", "NODE", "PREDICATE", "STATUS", "AUX"});
+            int number = 0;
             for (Violation v : violations) {
-                String[] row = {Long.toString(v.event().position()), Long.toString(v.event().lamport()),
-                        v.event().node().value(), v.predicate(), status(v), auxColumn(v)};
+                String[] row = {Integer.toString(++number), Long.toString(v.event().position()),
+                        Long.toString(v.event().lamport()), v.event().node().value(), v.predicate(), status(v), auxColumn(v)};
                 if (witnesses) {
-                    row = new String[] {row[0], row[1], row[2], row[3], row[4],
-                            v.witness() == null ? "-" : python(v.witness()), row[5]};
+                    row = new String[] {row[0], row[1], row[2], row[3], row[4], row[5],
+                            v.witness() == null ? "-" : python(v.witness()), row[6]};
                 }
                 rows.add(row);
             }

@@ -12,6 +12,7 @@ import dev.deja.cli.ReplayCommand;
 import dev.deja.cli.SimulateCommand;
 import dev.deja.cli.SqlCommand;
 import dev.deja.cli.ViewCommand;
+import dev.deja.cli.WhyCommand;
 import dev.deja.trace.TraceFormatException;
 import java.io.UncheckedIOException;
 import picocli.CommandLine;
@@ -29,6 +30,7 @@ import picocli.CommandLine.Command;
                 CheckCommand.class,
                 SqlCommand.class,
                 ViewCommand.class,
+                WhyCommand.class,
                 ExportCommand.class,
                 NodeCommand.class,
                 BenchCommand.class,
