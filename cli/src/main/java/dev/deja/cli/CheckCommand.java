@@ -9,6 +9,8 @@ import dev.deja.check.Threshold;
 import dev.deja.check.store.CheckDatabaseException;
 import dev.deja.check.store.H2StateHistory;
 import dev.deja.check.Violation;
+import dev.deja.trace.CodeFingerprint;
+import dev.deja.trace.Trace;
 import dev.deja.trace.TraceFormatException;
 import java.io.Console;
 import java.io.PrintWriter;
@@ -156,6 +158,15 @@ public final class CheckCommand implements Callable<Integer> {
                 .withClassLoader(UserClasspath.loader(classpath))
                 .withProgress(progress());
         long startNanos = System.nanoTime();
+        try {
+            // Before checking: state replayed with other code than the recorded one is not the recorded state.
+            for (String difference : CodeFingerprint.differences(Trace.open(trace), options.classLoader())) {
+                err.println("deja check: warning: " + difference + "; the replay may diverge");
+            }
+        } catch (TraceFormatException e) {
+            err.println("deja check: " + e.getMessage());
+            return 2;
+        }
         CheckReport report;
         try {
             report = Checker.check(trace, script, options, history);

@@ -4,10 +4,12 @@ import dev.deja.node.NodeId;
 import dev.deja.replay.Divergence;
 import dev.deja.replay.ReplayResult;
 import dev.deja.replay.Replayer;
+import dev.deja.trace.CodeFingerprint;
 import dev.deja.trace.Trace;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -41,6 +43,9 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--classpath", paramLabel = "JARS", description = UserClasspath.DESCRIPTION)
     String classpath;
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() {
         Replayer.Options options = Replayer.Options.defaults().withKeepGoing(keepGoing).withPartial(partial)
@@ -52,6 +57,10 @@ public final class ReplayCommand implements Callable<Integer> {
             options = options.withOnlyNode(new NodeId(node));
         }
         Trace opened = Trace.open(trace);
+        // Before replaying: a replay of other code than the recorded one diverges, or runs what was not recorded.
+        for (String difference : CodeFingerprint.differences(opened, options.classLoader())) {
+            spec.commandLine().getErr().println("deja replay: warning: " + difference + "; the replay may diverge");
+        }
         ReplayProgress progress = ReplayProgress.forLogs("replay", ReplayProgress.logsOf(opened, node),
                 options.untilPosition());
         ReplayResult result;

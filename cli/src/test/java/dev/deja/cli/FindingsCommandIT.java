@@ -272,6 +272,36 @@ class FindingsCommandIT {
         assertThat(passing.out()).contains("no violations (3 screened out below alive_holders=2)");
     }
 
+    @Test
+    void replay_withOtherNodeCode_saysSoBeforeItStarts() throws Exception {
+        String summary = Files.readString(trace.resolve("trace.json"));
+        assertThat(summary).contains("\"code\"").contains(Ledger.class.getName()).contains("class sha256 ");
+        CliRun.Output same = CliRun.run("replay", trace.toString());
+        assertThat(same.err()).doesNotContain("differs");
+
+        // The recorded digest of n2's class as if another build of it had been recorded.
+        Path copy = temporary.resolve("copy");
+        try (var files = Files.walk(trace)) {
+            for (Path file : files.toList()) {
+                Path target = copy.resolve(trace.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else if (!file.startsWith(trace.resolve("check"))) {
+                    Files.copy(file, target);
+                }
+            }
+        }
+        Path manifest = copy.resolve("nodes").resolve("n2").resolve("manifest.json");
+        String text = Files.readString(manifest);
+        String recorded = text.replaceAll("(?s).*class sha256 ([0-9a-f]{12}).*", "$1");
+        Files.writeString(manifest, text.replace("class sha256 " + recorded, "class sha256 000000000000"));
+        CliRun.Output other = CliRun.run("replay", copy.toString());
+        assertThat(other.err()).contains("deja replay: warning: node n2: class " + Ledger.class.getName()
+                + " differs from the recorded one (recorded class sha256 000000000000, now " + recorded + ")");
+        CliRun.Output checked = CliRun.run("check", copy.toString(), script.toString());
+        assertThat(checked.err()).contains("deja check: warning: node n2: class");
+    }
+
     private static List<Violation> findings(CheckReport report, String predicate) {
         return report.violations().stream().filter(v -> v.predicate().equals(predicate)).toList();
     }

@@ -14,6 +14,7 @@ import dev.deja.runtime.NodeRunner;
 import dev.deja.runtime.Platform;
 import dev.deja.trace.Event;
 import dev.deja.trace.MessageCodec;
+import dev.deja.trace.EventJson;
 import dev.deja.trace.Payload;
 import dev.deja.trace.TraceEvent;
 import dev.deja.trace.TraceSink;
@@ -188,8 +189,9 @@ public final class ReplayEngine {
         state.skipped = true;
     }
 
-    private static String describe(TraceEvent entry) {
-        return entry == null ? "the end of the log" : entry.toString();
+    /** An entry as {@code deja dump} prints it: messages and timer tags as JSON, not as their bytes. */
+    private String describe(TraceEvent entry) {
+        return entry == null ? "the end of the log" : EventJson.toText(entry, codec).strip();
     }
 
     /** Thrown out of a handler to abandon it; an Error so that NodeRunner's catch of handler failures lets it pass. */
@@ -293,11 +295,11 @@ public final class ReplayEngine {
                     state.cutShort = true;
                     throw new Stop();
                 }
-                diverge(state, produced.seq(), state.lastLamport, describe(recorded), "node did " + produced.event());
+                diverge(state, produced.seq(), state.lastLamport, describe(recorded), "node did " + describe(produced));
                 throw new Stop();
             }
             if (!sameEntry(recorded, produced)) {
-                diverge(state, recorded.seq(), recorded.lamport(), describe(recorded), produced.toString());
+                diverge(state, recorded.seq(), recorded.lamport(), describe(recorded), describe(produced));
                 throw new Stop();
             }
             state.matched(recorded);
