@@ -101,7 +101,7 @@ public final class CheckCommand implements Callable<Integer> {
                     + " (no re-check without replay, no 'deja sql')");
             return new InMemoryStateHistory();
         }
-        return H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE);
+        return H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE, err::println);
     }
 
     @Override

@@ -56,7 +56,7 @@ public final class DemoCommand implements Callable<Integer> {
         if (attempts < 1) {
             throw new IllegalArgumentException("--attempts must be at least 1, was " + attempts);
         }
-        Path scriptFile = script != null ? script : Installation.file("scripts/paxos.py");
+        Path scriptFile = script != null ? script : Installation.file(new PaxosExample().script().orElseThrow().toString());
         if (!Files.isRegularFile(scriptFile)) {
             throw new IllegalArgumentException("no predicate script at " + scriptFile);
         }

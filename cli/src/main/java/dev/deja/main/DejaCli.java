@@ -6,7 +6,9 @@ import dev.deja.cli.DemoCommand;
 import dev.deja.cli.DeployCommand;
 import dev.deja.cli.DumpCommand;
 import dev.deja.cli.ExamplesCommand;
+import dev.deja.cli.ExploreCommand;
 import dev.deja.cli.ExportCommand;
+import dev.deja.cli.NewCommand;
 import dev.deja.cli.NodeCommand;
 import dev.deja.cli.ReplayCommand;
 import dev.deja.cli.SimulateCommand;
@@ -29,6 +31,7 @@ import picocli.CommandLine.Command;
                 DemoCommand.class,
                 DeployCommand.class,
                 SimulateCommand.class,
+                ExploreCommand.class,
                 DumpCommand.class,
                 ReplayCommand.class,
                 CheckCommand.class,
@@ -37,7 +40,8 @@ import picocli.CommandLine.Command;
                 WhyCommand.class,
                 ExportCommand.class,
                 NodeCommand.class,
-                ExamplesCommand.class, CommandLine.HelpCommand.class})
+                ExamplesCommand.class,
+                NewCommand.class, CommandLine.HelpCommand.class})
 public final class DejaCli implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

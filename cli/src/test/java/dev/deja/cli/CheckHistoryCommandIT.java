@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.deja.check.CheckReport;
 import dev.deja.check.testing.ExampleRuns;
+import dev.deja.examples.paxos.PaxosExample;
 import dev.deja.runtime.Deployment;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * re-checks when the script is saved.
  */
 class CheckHistoryCommandIT {
-    private static final String SCRIPT = "../scripts/paxos.py";
+    private static final String SCRIPT = Path.of("..").resolve(new PaxosExample().script().orElseThrow()).toString();
 
     @TempDir
     static Path temporary;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.deja.check.CheckReport;
+import dev.deja.examples.paxos.PaxosExample;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +33,7 @@ class ViewCommandIT {
         report = temporary.resolve("report.json");
         CliRun.Output simulated = CliRun.run((SIMULATE + " " + trace).split(" "));
         assertThat(simulated.status()).as(simulated.err()).isZero();
-        CliRun.Output checked = CliRun.run("check", trace.toString(), "../scripts/paxos.py", "--json", report.toString());
+        CliRun.Output checked = CliRun.run("check", trace.toString(), Path.of("..").resolve(new PaxosExample().script().orElseThrow()).toString(), "--json", report.toString());
         assertThat(checked.status()).as("the bug shows with seed 22: " + checked.out() + checked.err()).isEqualTo(1);
         violationAt = CheckReport.read(report).violations().getFirst().event().position();
     }

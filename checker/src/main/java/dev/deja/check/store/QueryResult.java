@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
+import org.h2.util.ScriptReader;
 
 /**
  * The result of one read-only query against a trace's check database, as text cells.
@@ -18,7 +18,6 @@ import java.util.regex.Pattern;
  * @param rows    cells; a SQL NULL is {@code null}
  */
 public record QueryResult(List<String> columns, List<List<String>> rows) {
-    private static final Pattern READ_ONLY = Pattern.compile("(?is)\\s*(SELECT|WITH|VALUES|TABLE|SHOW|EXPLAIN)\\b.*");
 
     public QueryResult {
         columns = List.copyOf(columns);
@@ -26,8 +25,9 @@ public record QueryResult(List<String> columns, List<List<String>> rows) {
     }
 
     /**
-     * Runs {@code sql} against the check database of {@code trace}, opened read-only. Anything but a query
-     * is refused before it reaches the database. The first query after a check builds the tables for queries
+     * Runs {@code sql}, exactly one statement, against the check database of {@code trace}, opened read-only, as a
+     * database user who may only read Deja's tables ({@link H2StateHistory#readerConnection}): what is not a query
+     * is refused by the database's privileges, not by looking at the text. The first query after a check builds the tables for queries
      * first ({@link H2StateHistory#prepareForQueries}).
      */
     public static QueryResult query(java.nio.file.Path trace, String sql) {
@@ -36,13 +36,11 @@ public record QueryResult(List<String> columns, List<List<String>> rows) {
 
     /** Like {@link #query(java.nio.file.Path, String)}, telling {@code notice} when the tables are built first. */
     public static QueryResult query(java.nio.file.Path trace, String sql, Consumer<String> notice) {
-        if (!READ_ONLY.matcher(sql).matches()) {
-            throw new CheckDatabaseException("only queries are allowed (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN);"
-                    + " the check database's contents come from 'deja check'");
+        int statements = statementCount(sql);
+        if (statements != 1) {
+            throw new CheckDatabaseException("the query holds " + statements + " statements; give exactly one");
         }
-        try (H2StateHistory ready = readyForQueries(trace, notice)) {
-            Connection connection = ready.connection();
-            connection.setReadOnly(true);
+        try (H2StateHistory ready = readyForQueries(trace, notice); Connection connection = ready.readerConnection()) {
             try (Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(sql)) {
                 ResultSetMetaData meta = result.getMetaData();
                 List<String> columns = new ArrayList<>();
@@ -67,7 +65,7 @@ public record QueryResult(List<String> columns, List<List<String>> rows) {
     }
 
     /** The history opened read-only, its tables for queries built first if they are not yet. */
-    private static H2StateHistory readyForQueries(java.nio.file.Path trace, Consumer<String> notice) {
+    static H2StateHistory readyForQueries(java.nio.file.Path trace, Consumer<String> notice) {
         H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_ONLY);
         boolean needed;
         try {
@@ -84,8 +82,29 @@ public record QueryResult(List<String> columns, List<List<String>> rows) {
         return H2StateHistory.open(trace, H2StateHistory.Mode.READ_ONLY);
     }
 
+    /** The statements in {@code sql}, split the way H2 splits a script (quotes, comments and $$ blocks kept whole). */
+    static int statementCount(String sql) {
+        int count = 0;
+        try (ScriptReader reader = new ScriptReader(new java.io.StringReader(sql))) {
+            reader.setSkipRemarks(true);
+            for (String statement; (statement = reader.readStatement()) != null; ) {
+                if (!statement.isBlank()) {
+                    count++;
+                }
+            }
+        }
+        return count;
+    }
+
     private static String explain(SQLException e, Connection connection) {
         String first = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+        if (e.getErrorCode() == org.h2.api.ErrorCode.ADMIN_RIGHTS_REQUIRED
+                || e.getErrorCode() == org.h2.api.ErrorCode.NOT_ENOUGH_RIGHTS_FOR_1
+                || e.getErrorCode() == org.h2.api.ErrorCode.METHOD_ONLY_ALLOWED_FOR_QUERY
+                || e.getErrorCode() == org.h2.api.ErrorCode.DATABASE_IS_READ_ONLY) {
+            return "refused: queries may only read the check database's tables (" + first.replaceFirst(";? ?SQL statement:$", "")
+                    + ")";
+        }
         if (e.getErrorCode() == org.h2.api.ErrorCode.TABLE_OR_VIEW_NOT_FOUND_1
                 || e.getErrorCode() == org.h2.api.ErrorCode.TABLE_OR_VIEW_NOT_FOUND_WITH_CANDIDATES_2
                 || e.getErrorCode() == org.h2.api.ErrorCode.TABLE_OR_VIEW_NOT_FOUND_DATABASE_EMPTY_1) {

@@ -1,7 +1,7 @@
 package dev.deja.view.internal;
 
 import dev.deja.check.Violation;
-import dev.deja.view.EventType;
+import dev.deja.trace.EventKind;
 import dev.deja.view.Segment;
 import dev.deja.view.TraceModel;
 import java.util.ArrayList;
@@ -330,8 +330,8 @@ final class GraphPainter {
             if (Double.isNaN(y)) {
                 continue;
             }
-            EventType type = model.type(position);
-            boolean observation = type == EventType.CLOCK || type == EventType.RANDOM || type == EventType.STORAGE_READ;
+            EventKind type = model.type(position);
+            boolean observation = type == EventKind.CLOCK || type == EventKind.RANDOM || type == EventKind.STORAGE_READ;
             if (observation && layout.pixelsPerEvent < OBSERVATIONS_FROM_PIXELS) {
                 continue;
             }
@@ -344,7 +344,7 @@ final class GraphPainter {
                 lastColumn[lane] = column;
             }
             double alpha = frame.isLit(position) ? 1 : DIMMED_ALPHA;
-            if (coarse && type != EventType.CRASH) {
+            if (coarse && type != EventKind.CRASH) {
                 // Zoomed out, a mark is a short tick in its colour: shapes would only blur into each other.
                 Color color = switch (type) {
                     case RECEIVE, SEND -> Palette.message(model.messageType(position));
@@ -485,12 +485,12 @@ final class GraphPainter {
                 typeSeen[type] = true;
                 outside |= model.peerLane(position) < 0;
             }
-            timer |= model.type(position) == EventType.TIMER;
-            crash |= model.type(position) == EventType.CRASH;
+            timer |= model.type(position) == EventKind.TIMER;
+            crash |= model.type(position) == EventKind.CRASH;
         }
         boolean lost = false;
         for (int position = Math.max(0, from); position <= last && !lost; position++) {
-            lost = model.type(position) == EventType.SEND && model.counterpart(position) < 0
+            lost = model.type(position) == EventKind.SEND && model.counterpart(position) < 0
                     && model.peerLane(position) >= 0 && frame.isShown(position);
         }
         List<LegendItem> items = new ArrayList<>();

@@ -629,7 +629,7 @@ public final class ViewerWindow {
                 entry.lamport(), entry.atMillis());
         eventHeader.setText(head);
         JsonNode json = EventJson.toJson(entry, codec);
-        if (model.type(position) == dev.deja.view.EventType.SEND && model.counterpart(position) >= 0) {
+        if (model.type(position) == dev.deja.trace.EventKind.SEND && model.counterpart(position) >= 0) {
             ((com.fasterxml.jackson.databind.node.ObjectNode) json).set("message (as received)",
                     EventJson.toJson(model.entry(model.counterpart(position)), codec).get("message"));
         }
