@@ -70,7 +70,7 @@ class ViewCommandIT {
         assertThat(CliRun.run("simulate", "paxos", "--nodes", "3", "--seed", "3", "--out", other.toString()).status()).isZero();
         CliRun.Output output = CliRun.run("view", other.toString(), "--report", report.toString(), "--png",
                 temporary.resolve("x.png").toString());
-        assertThat(output.status()).isEqualTo(1);
+        assertThat(output.status()).isEqualTo(ExitCodes.USAGE);
         assertThat(output.err()).contains("deja view: " + report + " does not belong to the trace " + other)
                 .contains("violation of global_consistency at position " + violationAt);
         assertThat(Files.exists(temporary.resolve("x.png"))).isFalse();
@@ -97,7 +97,7 @@ class ViewCommandIT {
         assumeThat(System.getenv("DISPLAY")).as("only without a display (with one, a window would open)").isNull();
         assumeThat(System.getenv("WAYLAND_DISPLAY")).isNull();
         CliRun.Output output = CliRun.run("view", trace.toString());
-        assertThat(output.status()).isEqualTo(1);
+        assertThat(output.status()).isEqualTo(ExitCodes.USAGE);
         assertThat(output.err()).contains("no display to open a window on (DISPLAY is not set); write a picture instead with --png FILE");
     }
 }
