@@ -80,6 +80,40 @@ final class CheckedTables {
         return new ObjectTree(node.value(), "tables", "tables", tables);
     }
 
+    /**
+     * Every node's rows of every table right after the event at {@code position}: table, node, row by oid, so a
+     * predicate over all nodes (a global one) can be seen at once.
+     */
+    ObjectTree allRowsAt(long position) {
+        List<ObjectTree> tables = new ArrayList<>();
+        for (TableSchema schema : schemas) {
+            StringBuilder sql = new StringBuilder("SELECT node, oid");
+            for (String column : schema.columns()) {
+                sql.append(", ").append(quote(column));
+            }
+            sql.append(" FROM ").append(quote(schema.name() + "_history")).append(" WHERE valid_from <= ").append(position)
+                    .append(" AND (valid_to IS NULL OR valid_to > ").append(position).append(") ORDER BY node, oid");
+            QueryResult result = QueryResult.query(trace, sql.toString());
+            java.util.Map<String, List<ObjectTree>> byNode = new java.util.TreeMap<>(NaturalOrder.INSTANCE);
+            for (List<String> row : result.rows()) {
+                List<ObjectTree> columns = new ArrayList<>();
+                for (int i = 0; i < schema.columns().size(); i++) {
+                    String value = row.get(i + 2);
+                    columns.add(ObjectTree.leaf(schema.columns().get(i), "", value == null ? "None" : value));
+                }
+                byNode.computeIfAbsent(row.get(0), n -> new ArrayList<>())
+                        .add(new ObjectTree("oid " + row.get(1), schema.name(), schema.name(), columns));
+            }
+            List<ObjectTree> nodes = new ArrayList<>();
+            byNode.forEach((node, rows) -> nodes.add(new ObjectTree(node, "node",
+                    rows.size() + (rows.size() == 1 ? " row" : " rows"), rows)));
+            int count = result.rows().size();
+            tables.add(new ObjectTree(schema.name(), "table", count + (count == 1 ? " row" : " rows") + " on "
+                    + nodes.size() + (nodes.size() == 1 ? " node" : " nodes"), nodes));
+        }
+        return new ObjectTree("all nodes", "tables", "tables", tables);
+    }
+
     private static String quote(String identifier) {
         return "\"" + identifier.replace("\"", "\"\"") + "\"";
     }

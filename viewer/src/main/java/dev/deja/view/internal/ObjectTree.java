@@ -24,6 +24,14 @@ record ObjectTree(String name, String type, String text, List<ObjectTree> childr
         children = List.copyOf(children);
     }
 
+    /** Starts the name of a set's element, which is the element itself ({@code ∈ "n2"}): sets diff by element. */
+    static final String ELEMENT = "∈ ";
+
+    /** Whether this is a set's element shown by its name alone (its value is its name). */
+    boolean isElementLeaf() {
+        return name.startsWith(ELEMENT) && children.isEmpty();
+    }
+
     static ObjectTree leaf(String name, String type, String text) {
         return new ObjectTree(name, type, text, List.of());
     }
@@ -96,7 +104,11 @@ record ObjectTree(String name, String type, String text, List<ObjectTree> childr
     }
 
     private void render(StringBuilder out, String indent) {
-        out.append(indent).append(name).append(" = ").append(text).append('\n');
+        out.append(indent).append(name);
+        if (!isElementLeaf()) {
+            out.append(" = ").append(text);
+        }
+        out.append('\n');
         for (ObjectTree child : children) {
             child.render(out, indent + "  ");
         }
