@@ -5,6 +5,7 @@ import dev.deja.check.Checker;
 import dev.deja.check.InMemoryStateHistory;
 import dev.deja.check.ScriptException;
 import dev.deja.check.StateHistory;
+import dev.deja.check.Threshold;
 import dev.deja.check.store.CheckDatabaseException;
 import dev.deja.check.store.H2StateHistory;
 import dev.deja.check.Violation;
@@ -35,10 +36,14 @@ import picocli.CommandLine.Parameters;
                 "Prints the violations (position, Lamport clock, node, predicate, aux values) and a summary per "
                         + "predicate. When the script's tables are unchanged since the last check of the trace, "
                         + "the stored state history is used instead of a replay.",
+                "A predicate may return the items that violate it (a set, a list; forall and exists give their "
+                        + "failing rows): each item is its own finding, in the WITNESS column.",
                 "Exit code 0: no violation; 1: violations (an always-predicate turned false, an eventually-"
-                        + "predicate still false at the end, a predicate that raised or timed out); 2: error."},
+                        + "predicate still false at the end, a predicate that raised or timed out), not counting "
+                        + "those a --threshold screened out; 2: error."},
         footer = {"", "Example:", "  deja check traces/paxos scripts/paxos.py",
                 "  deja check traces/paxos scripts/paxos.py --json report.json --limit 1",
+                "  deja check traces/lockserver scripts/lockserver.py --threshold enough_time=800",
                 "  deja check traces/paxos scripts/paxos.py --watch"})
 public final class CheckCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "TRACE", description = "The trace directory.")
@@ -60,6 +65,11 @@ public final class CheckCommand implements Callable<Integer> {
 
     @Option(names = "--limit", paramLabel = "N", description = "Stop after N findings.")
     Long limit;
+
+    @Option(names = "--threshold", paramLabel = "NAME=VALUE", description = "Screen out findings whose aux value "
+            + "NAME (for a span, its value at the span's end) is a number below VALUE: they are still listed, marked "
+            + "'below', but not counted in the summary, the JSON report's count or the exit code. Repeatable.")
+    List<String> thresholds = new ArrayList<>();
 
     @Option(names = "--watch", description = "Check again every time the script is saved (Ctrl-C ends).")
     boolean watch;
@@ -131,6 +141,13 @@ public final class CheckCommand implements Callable<Integer> {
     }
 
     private int checkOnce(StateHistory history, PrintWriter err) {
+        List<Threshold> parsedThresholds;
+        try {
+            parsedThresholds = thresholds.stream().map(Threshold::parse).toList();
+        } catch (IllegalArgumentException e) {
+            err.println("deja check: " + e.getMessage());
+            return 2;
+        }
         Checker.Options options = Checker.Options.defaults()
                 .withRange(from, to == null ? Long.MAX_VALUE : to)
                 .withLimit(limit == null ? Long.MAX_VALUE : limit)
@@ -149,6 +166,13 @@ public final class CheckCommand implements Callable<Integer> {
             return 2;
         }
         clearProgress();
+        report = report.classified(parsedThresholds);
+        try {
+            // One truth: deja sql and deja view show the findings this command prints, classified as here.
+            history.replaceViolations(report.violations());
+        } catch (CheckDatabaseException e) {
+            err.println("deja check: the findings could not be stored for deja sql and deja view: " + e.getMessage());
+        }
         if (json != null) {
             report.write(json);
         }
@@ -156,13 +180,12 @@ public final class CheckCommand implements Callable<Integer> {
         err.printf(Locale.ROOT, "deja check: %s in %.2f s%n", report.fromHistory()
                 ? "evaluated from the stored state history (tables unchanged, no replay)" : "replayed the trace",
                 (System.nanoTime() - startNanos) / 1e9);
-        return report.violations().stream().anyMatch(CheckCommand::fails) ? 1 : 0;
+        return report.counted() > 0 ? 1 : 0;
     }
 
-    /** Whether a finding makes the check fail: everything but an eventually-span that closed. */
+    /** Whether a finding makes the check fail: everything but an eventually-span that closed or one screened out. */
     static boolean fails(Violation violation) {
-        return violation.kind() == Violation.Kind.ALWAYS || violation.status() != Violation.Status.VIOLATED
-                || violation.endPosition().isEmpty();
+        return violation.counted();
     }
 
     private boolean progressShown;
@@ -191,10 +214,17 @@ public final class CheckCommand implements Callable<Integer> {
         List<Violation> violations = report.violations();
         if (!violations.isEmpty()) {
             List<String[]> rows = new ArrayList<>();
-            rows.add(new String[] {"POSITION", "LAMPORT", "NODE", "PREDICATE", "STATUS", "AUX"});
+            boolean witnesses = violations.stream().anyMatch(v -> v.witness() != null);
+            rows.add(witnesses ? new String[] {"POSITION", "LAMPORT", "NODE", "PREDICATE", "STATUS", "WITNESS", "AUX"}
+                    : new String[] {"POSITION", "LAMPORT", "NODE", "PREDICATE", "STATUS", "AUX"});
             for (Violation v : violations) {
-                rows.add(new String[] {Long.toString(v.event().position()), Long.toString(v.event().lamport()),
-                        v.event().node().value(), v.predicate(), status(v), auxColumn(v)});
+                String[] row = {Long.toString(v.event().position()), Long.toString(v.event().lamport()),
+                        v.event().node().value(), v.predicate(), status(v), auxColumn(v)};
+                if (witnesses) {
+                    row = new String[] {row[0], row[1], row[2], row[3], row[4],
+                            v.witness() == null ? "-" : python(v.witness()), row[5]};
+                }
+                rows.add(row);
             }
             int[] widths = widths(rows);
             for (int r = 0; r < rows.size(); r++) {
@@ -219,19 +249,16 @@ public final class CheckCommand implements Callable<Integer> {
             int[] widths = widths(rows);
             rows.forEach(row -> System.out.println(line(row, widths)));
         }
-        long failing = violations.stream().filter(CheckCommand::fails).count();
-        System.out.printf(Locale.ROOT, "checked %d events: %s%n", report.eventsChecked(),
-                failing == 0 ? "no violations" : failing + (failing == 1 ? " violation" : " violations"));
+        long failing = report.counted();
+        String screened = report.screenedOut() == 0 ? "" : String.format(Locale.ROOT, " (%d screened out below %s)",
+                report.screenedOut(), String.join(", ", report.thresholds()));
+        System.out.printf(Locale.ROOT, "checked %d events: %s%s%n", report.eventsChecked(),
+                failing == 0 ? "no violations" : failing + (failing == 1 ? " violation" : " violations"), screened);
     }
 
+    /** The finding's status in the words every command uses, marked when a threshold screened it out. */
     private static String status(Violation v) {
-        if (v.status() != Violation.Status.VIOLATED) {
-            return v.status().name();
-        }
-        if (v.kind() == Violation.Kind.EVENTUALLY) {
-            return v.endPosition().map(end -> "false until " + end).orElse("false to the end");
-        }
-        return "VIOLATED";
+        return v.belowThreshold() ? v.statusText() + " (below)" : v.statusText();
     }
 
     private static int[] widths(List<String[]> rows) {

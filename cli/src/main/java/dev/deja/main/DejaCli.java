@@ -1,7 +1,7 @@
 package dev.deja.main;
 
-import dev.deja.cli.BenchCommand;
 import dev.deja.cli.CheckCommand;
+import dev.deja.cli.ContributedCommand;
 import dev.deja.cli.DemoCommand;
 import dev.deja.cli.DeployCommand;
 import dev.deja.cli.DumpCommand;
@@ -14,10 +14,14 @@ import dev.deja.cli.SqlCommand;
 import dev.deja.cli.ViewCommand;
 import dev.deja.trace.TraceFormatException;
 import java.io.UncheckedIOException;
+import java.util.ServiceLoader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code deja} command. */
+/**
+ * The {@code deja} command: the subcommands of the modules below, and those that modules above contribute at run
+ * time ({@link ContributedCommand}, e.g. {@code deja bench}).
+ */
 @Command(name = "deja", mixinStandardHelpOptions = true, versionProvider = DejaCli.Version.class,
         description = "Record-and-replay debugger for distributed systems.",
         subcommands = {
@@ -31,7 +35,6 @@ import picocli.CommandLine.Command;
                 ViewCommand.class,
                 ExportCommand.class,
                 NodeCommand.class,
-                BenchCommand.class,
                 ExamplesCommand.class, CommandLine.HelpCommand.class})
 public final class DejaCli implements Runnable {
     @CommandLine.Spec
@@ -44,6 +47,9 @@ public final class DejaCli implements Runnable {
     /** The configured command line, with errors shown as one clear message instead of a stack trace. */
     public static CommandLine commandLine() {
         CommandLine commandLine = new CommandLine(new DejaCli());
+        for (ContributedCommand command : ServiceLoader.load(ContributedCommand.class, DejaCli.class.getClassLoader())) {
+            commandLine.addSubcommand(command);
+        }
         commandLine.setExecutionExceptionHandler((exception, line, parseResult) -> {
             boolean expected = exception instanceof TraceFormatException || exception instanceof IllegalArgumentException
                     || exception instanceof UncheckedIOException || exception instanceof java.io.IOException;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.deja.examples.Example;
 import dev.deja.examples.ExampleSimulation;
 import dev.deja.examples.Examples;
-import dev.deja.sim.Partition;
+import dev.deja.runtime.Partition;
 import dev.deja.sim.SimulationSettings;
 import dev.deja.sim.Simulator;
 import java.nio.file.Files;

@@ -1,10 +1,11 @@
 package dev.deja.runtime;
 
 import dev.deja.node.NodeId;
+import dev.deja.recorder.NodeMain;
 import dev.deja.recorder.Recording;
 import dev.deja.trace.Trace;
+import dev.deja.trace.TraceEncoding;
 import dev.deja.trace.TraceSummary;
-import dev.deja.trace.internal.EntryCodec;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -48,7 +49,7 @@ public final class Deployment {
      * @param traceDirectory where the nodes record; empty runs without recording
      * @param workDirectory  node storage and node output ({@code <node>.log}) go here
      * @param duration       how long the workload runs at most; it ends earlier when the driver is finished
-     * @param actions        kills and restarts
+     * @param actions        kills and restarts, besides those of the cluster's {@link FaultModel#scheduled()}
      * @param classpath      the classpath of the node processes
      * @param settings       recorded in {@code trace.json} for humans
      * @param nodeJvmFlags   extra flags for the node JVMs, after {@link #childJvmFlags()} (so they override them:
@@ -58,7 +59,13 @@ public final class Deployment {
                        Duration duration, List<NodeAction> actions, String classpath, Map<String, Object> settings,
                        String command, List<String> nodeJvmFlags) {
         public Plan {
-            actions = actions.stream().sorted(Comparator.comparing(NodeAction::at)).toList();
+            List<NodeAction> all = new ArrayList<>(actions);
+            for (FaultModel.Scheduled scheduled : cluster.faults().scheduled()) {
+                all.add(new NodeAction(scheduled.kind() == FaultModel.Scheduled.Kind.KILL ? NodeAction.Kind.KILL
+                        : NodeAction.Kind.RESTART, scheduled.node(), Duration.ofMillis(scheduled.atMillis())));
+            }
+            actions = all.stream().distinct().sorted(Comparator.comparing(NodeAction::at)).toList();
+            cluster.faults().requireNodes(java.util.Set.copyOf(cluster.allIds()));
             for (NodeAction action : actions) {
                 if (!cluster.nodes().containsKey(action.node())) {
                     throw new IllegalArgumentException("cannot " + action.kind().name().toLowerCase() + " "
@@ -88,6 +95,7 @@ public final class Deployment {
     private final Map<NodeId, Process> processes = new LinkedHashMap<>();
     private final List<TraceSummary.LauncherEvent> events = new ArrayList<>();
     private Path clusterFile;
+    private Path workloadStartFile;
     private long startMillis;
     private long runStartNanos;
     private LiveNode driver;
@@ -123,6 +131,8 @@ public final class Deployment {
         Files.createDirectories(plan.workDirectory());
         clusterFile = plan.workDirectory().resolve("cluster.json");
         plan.cluster().write(clusterFile);
+        workloadStartFile = plan.workDirectory().resolve("workload-start");
+        Files.deleteIfExists(workloadStartFile);
         startMillis = System.currentTimeMillis();
         try {
             for (NodeId node : plan.cluster().nodes().keySet()) {
@@ -134,11 +144,14 @@ public final class Deployment {
             progress.println("deja: " + processes.size() + " nodes up on loopback"
                     + plan.traceDirectory().map(t -> ", recording to " + t).orElse(""));
             runStartNanos = System.nanoTime();
+            // The origin of partition times, for every node process (they read it when they first need it).
+            dev.deja.trace.internal.Json.writeAtomically(workloadStartFile, System.currentTimeMillis());
             if (plan.driver().isPresent()) {
                 NodeId id = plan.driver().get();
                 driver = LiveNode.start(id, plan.cluster(), new LiveNode.Options(
                         plan.workDirectory().resolve(id.value()).resolve("storage"), Optional.empty(),
-                        new PrintStream(Files.newOutputStream(plan.workDirectory().resolve(id.value() + ".log")), true)));
+                        new PrintStream(Files.newOutputStream(plan.workDirectory().resolve(id.value() + ".log")), true),
+                        Optional.of(workloadStartFile)));
             }
         } catch (IOException | InterruptedException | RuntimeException | Error e) {
             stopProcesses();
@@ -181,12 +194,28 @@ public final class Deployment {
     private Result finish(boolean driverFinished) throws IOException, InterruptedException {
         stopProcesses();
         Duration elapsed = Duration.ofNanos(System.nanoTime() - runStartNanos);
+        for (Partition partition : plan.cluster().faults().partitions()) { // as the simulator reports them
+            if (partition.startMillis() <= elapsed.toMillis()) {
+                events.add(new TraceSummary.LauncherEvent(partition.startMillis(), "partition", "", partition.toString()));
+            }
+            if (partition.healMillis() <= elapsed.toMillis()) {
+                events.add(new TraceSummary.LauncherEvent(partition.healMillis(), "heal", "", partition.toString()));
+            }
+        }
+        events.sort(Comparator.comparingLong(TraceSummary.LauncherEvent::atMillis));
         if (plan.traceDirectory().isPresent()) {
-            Trace.writeSummary(plan.traceDirectory().get(), new TraceSummary(EntryCodec.FORMAT_VERSION, "deploy",
+            Trace.writeSummary(plan.traceDirectory().get(), new TraceSummary(TraceEncoding.FORMAT_VERSION, "deploy",
                     plan.command(), plan.cluster().nodes().keySet().stream().map(NodeId::value).toList(), startMillis,
-                    System.currentTimeMillis(), plan.settings(), events));
+                    System.currentTimeMillis(), settingsWithFaults(), events));
         }
         return new Result(elapsed, driverFinished, List.copyOf(events));
+    }
+
+    /** The plan's settings plus the cluster's faults with their seed, so that the trace says how to inject them again. */
+    private Map<String, Object> settingsWithFaults() {
+        Map<String, Object> settings = new LinkedHashMap<>(plan.settings());
+        settings.put("faults", plan.cluster().faults().describe());
+        return settings;
     }
 
     /** Stops the driver and every node process; idempotent. */
@@ -232,8 +261,9 @@ public final class Deployment {
     private void launch(NodeId node, Path clusterFile) throws IOException {
         List<String> flags = new ArrayList<>(plan.nodeJvmFlags());
         plan.traceDirectory().ifPresent(t -> flags.add("-D" + Recording.PROPERTY + "=" + t.toAbsolutePath()));
-        List<String> command = childJavaCommand(flags, plan.classpath(), "dev.deja.main.NodeMain", List.of(
-                "--cluster", clusterFile.toAbsolutePath().toString(), "--node", node.value(), "--storage",
+        List<String> command = childJavaCommand(flags, plan.classpath(), NodeMain.class.getName(), List.of(
+                "--cluster", clusterFile.toAbsolutePath().toString(), "--node", node.value(),
+                "--workload-start", workloadStartFile.toAbsolutePath().toString(), "--storage",
                 plan.workDirectory().resolve(node.value()).resolve("storage").toAbsolutePath().toString()));
         Path log = plan.workDirectory().resolve(node.value() + ".log");
         Process process = new ProcessBuilder(command)

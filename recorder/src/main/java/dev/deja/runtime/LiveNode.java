@@ -41,8 +41,18 @@ import java.util.concurrent.TimeUnit;
  * the recording.
  */
 public final class LiveNode implements AutoCloseable {
-    /** Where to run and whether to record. */
-    public record Options(Path storageDirectory, Optional<Path> recordTo, PrintStream logOutput) {
+    /**
+     * Where to run and whether to record.
+     *
+     * @param workloadStartFile where the deployment announces when its workload began (the origin of partition
+     *                          times); empty times partitions from this node's start
+     */
+    public record Options(Path storageDirectory, Optional<Path> recordTo, PrintStream logOutput,
+                          Optional<Path> workloadStartFile) {
+        /** Options without a workload start file. */
+        public Options(Path storageDirectory, Optional<Path> recordTo, PrintStream logOutput) {
+            this(storageDirectory, recordTo, logOutput, Optional.empty());
+        }
     }
 
     private static final String INCARNATION_FILE = "incarnation";
@@ -96,13 +106,15 @@ public final class LiveNode implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.platform = new LivePlatform(storage, Set.copyOf(cluster.allIds()), writer != null);
+        this.platform = new LivePlatform(storage, Set.copyOf(cluster.allIds()), writer != null,
+                cluster.faults().clockSkewOf(self));
         this.runner = new NodeRunner(node, new NodeRunner.Setup(self, cluster.nodes().containsKey(self)
                 ? cluster.peersOf(self) : cluster.nodes().keySet().stream().sorted().toList(),
                 member.args(), incarnation, initialLamport, firstSeq, crashed), platform, codec, writer);
         platform.runner = runner;
         this.transport = new TcpTransport(self, cluster, frame -> tasks.add(() -> runner.deliver(frame.from(),
-                frame.senderLamport(), frame.messageId(), frame.message())), scheduler);
+                frame.senderLamport(), frame.messageId(), frame.message())), scheduler,
+                options.workloadStartFile());
         platform.transport = transport;
         this.handlerThread = Thread.ofPlatform().name("deja-handler-" + self).unstarted(this::handlerLoop);
     }
@@ -256,8 +268,10 @@ public final class LiveNode implements AutoCloseable {
         private final Map<Long, ScheduledFuture<?>> timers = new ConcurrentHashMap<>();
         private NodeRunner runner;
         private TcpTransport transport;
+        private final long clockSkewMillis;
 
-        LivePlatform(FileStorage storage, Set<NodeId> addressable, boolean holdMessages) {
+        LivePlatform(FileStorage storage, Set<NodeId> addressable, boolean holdMessages, long clockSkewMillis) {
+            this.clockSkewMillis = clockSkewMillis;
             this.storage = storage;
             this.addressable = addressable;
             this.holdMessages = holdMessages;
@@ -285,7 +299,7 @@ public final class LiveNode implements AutoCloseable {
 
         @Override
         public long currentTimeMillis() {
-            return System.currentTimeMillis();
+            return System.currentTimeMillis() + clockSkewMillis; // the injected skew, 0 unless the faults ask for it
         }
 
         @Override

@@ -41,10 +41,23 @@ import org.graalvm.polyglot.Value;
  * <p>Not thread-safe: one thread calls {@link #evaluate}; only the watchdog touches the context otherwise.
  */
 public final class ScriptEvaluator implements AutoCloseable {
-    /** One finding of one evaluation. */
-    public record Finding(String predicate, Violation.Kind kind, Status status, String message) {
+    /**
+     * One finding of one evaluation.
+     *
+     * @param witness for TURNED_FALSE, the item that appeared among those violating the predicate, normalized like
+     *                row values (a row as {@code "Table[node:oid]"}); null for a predicate that returned a truth value
+     * @param serial  names the witness's finding to {@link #aux(String, long)} and {@link #latestAux(String, long)}
+     *                (TURNED_FALSE: the new one; TURNED_TRUE: the one that ended); 0 for errors and timeouts
+     */
+    public record Finding(String predicate, Violation.Kind kind, Status status, String message, Object witness,
+                          long serial) {
         /** What happened to the predicate at this step. */
         public enum Status { TURNED_FALSE, TURNED_TRUE, ERROR, TIMEOUT }
+
+        /** A finding without a witness. */
+        public Finding(String predicate, Violation.Kind kind, Status status, String message) {
+            this(predicate, kind, status, message, null, 0);
+        }
     }
 
     private final ReusableContext pooled;
@@ -62,6 +75,8 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final Value aux;
     private final Value latestAux;
     private final Value counts;
+    private final Value reads;
+    private final Value deaths;
     private final Value makeTuple;
     private final Value makeDict;
     private final Value intern;
@@ -128,6 +143,8 @@ public final class ScriptEvaluator implements AutoCloseable {
             aux = module.getMember("_aux");
             latestAux = module.getMember("_latest_aux");
             counts = module.getMember("_deja_setup_counts");
+            reads = module.getMember("_deja_setup_reads");
+            deaths = module.getMember("_deja_setup_deaths");
             makeTuple = module.getMember("_make_tuple");
             makeDict = module.getMember("_make_dict");
             intern = module.getMember("_deja_setup_intern");
@@ -218,6 +235,32 @@ public final class ScriptEvaluator implements AutoCloseable {
             all.forEach((k, v) -> out.put(String.valueOf(k), (Long) v));
         }
         return out;
+    }
+
+    /**
+     * What each predicate read at its last evaluation, directly or through derived values: table names, derived
+     * values' names and the built-ins {@code nodes}, {@code event}, {@code clock}, sorted.
+     */
+    public Map<String, List<String>> reads() {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        if (fromPython(reads.execute()) instanceof Map<?, ?> all) {
+            all.forEach((k, v) -> out.put(String.valueOf(k), ((List<?>) v).stream().map(String::valueOf).toList()));
+        }
+        return out;
+    }
+
+    /**
+     * Tells the evaluation which nodes crashed for good: node id to the incarnation and seq of its last event,
+     * after which the built-in {@code nodes} table has it not alive. Call before the first step.
+     */
+    public void nodeDeaths(Map<String, long[]> lastEvents) {
+        List<Object> flat = new ArrayList<>();
+        lastEvents.forEach((node, last) -> {
+            flat.add(node);
+            flat.add((int) last[0]);
+            flat.add(last[1]);
+        });
+        deaths.execute(flat.toArray());
     }
 
     /** Applies {@code step} to the mirrors and evaluates what its changes affect; findings in predicate order. */
@@ -369,7 +412,7 @@ public final class ScriptEvaluator implements AutoCloseable {
                 default -> Finding.Status.ERROR;
             };
             findings.add(new Finding(predicateNames.get(index), predicateKinds.get(index), status,
-                    f.getArrayElement(2).asString()));
+                    f.getArrayElement(2).asString(), fromPython(f.getArrayElement(3)), f.getArrayElement(4).asLong()));
         }
     }
 
@@ -398,9 +441,17 @@ public final class ScriptEvaluator implements AutoCloseable {
         return newline < 0 ? message : message.substring(0, newline);
     }
 
-    /** The aux values of {@code predicate} now, normalized like row values. */
+    /** The aux values of {@code predicate} now, normalized like row values (aux functions get no witness). */
     public Map<String, Object> aux(String predicate) {
-        return auxValues(aux, predicate);
+        return auxValues(aux, predicate, 0);
+    }
+
+    /**
+     * The aux values of the finding of {@code predicate} numbered {@code serial} now (aux functions that take an
+     * argument get its witness), normalized like row values.
+     */
+    public Map<String, Object> aux(String predicate, long serial) {
+        return auxValues(aux, predicate, serial);
     }
 
     /**
@@ -408,17 +459,22 @@ public final class ScriptEvaluator implements AutoCloseable {
      * (the evaluation takes them after every event while the span is open), normalized like row values.
      */
     public Map<String, Object> latestAux(String predicate) {
-        return auxValues(latestAux, predicate);
+        return auxValues(latestAux, predicate, 0);
     }
 
-    private Map<String, Object> auxValues(Value function, String predicate) {
+    /** The same for the span numbered {@code serial} (one per witness); a span that ended is forgotten once asked. */
+    public Map<String, Object> latestAux(String predicate, long serial) {
+        return auxValues(latestAux, predicate, serial);
+    }
+
+    private Map<String, Object> auxValues(Value function, String predicate, long serial) {
         int index = predicateNames.indexOf(predicate);
         if (index < 0) {
             return Map.of();
         }
         try {
             Map<String, Object> out = new LinkedHashMap<>();
-            if (fromPython(guarded(function, index)) instanceof Map<?, ?> values) {
+            if (fromPython(guarded(function, index, serial)) instanceof Map<?, ?> values) {
                 values.forEach((k, v) -> out.put(String.valueOf(k), v));
             }
             return out;

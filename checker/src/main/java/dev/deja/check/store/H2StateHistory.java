@@ -51,7 +51,11 @@ import java.util.function.Consumer;
  *       false}, lists and maps as JSON; null is SQL NULL.</li>
  *   <li>view {@code T}: the rows current at the end of the trace.</li>
  *   <li>{@code events(position, node, incarnation, seq, lamport, at_millis, type, message_type, from_node)}.</li>
- *   <li>{@code violations(position, predicate, kind, status, node, lamport, end_position, aux, message)}.</li>
+ *   <li>{@code violations(position, predicate, kind, status, node, lamport, end_position, aux, message, witness,
+ *       status_text, counted, below_threshold, aux_at_end)}: the latest check's findings, whether it replayed or
+ *       read the stored history, as {@code deja check} printed them ({@code status_text}: {@code VIOLATED},
+ *       {@code open at end}, {@code closed at N}, {@code ERROR}, {@code TIMEOUT}; {@code counted}: whether it
+ *       made the check fail).</li>
  *   <li>{@code deja_steps}, {@code deja_meta}: the exact steps in order, as CBOR, a chunk of up to
  *       {@value #COMMIT_EVERY} steps per row (for re-checking without replay), and the table declarations the
  *       history was extracted with.</li>
@@ -73,7 +77,8 @@ public final class H2StateHistory implements StateHistory {
     public static final String DIRECTORY = "check";
     /** Database name inside {@link #DIRECTORY}; H2 adds {@code .mv.db}. */
     public static final String NAME = "history";
-    static final int FORMAT = 4;
+    // 5: violations gained witness, status_text, counted, below_threshold and aux_at_end.
+    static final int FORMAT = 5;
     private static final int COMMIT_EVERY = 2_000;
     /** The meta key set once the tables for queries are built. */
     private static final String QUERY_TABLES = "query_tables";
@@ -304,7 +309,8 @@ public final class H2StateHistory implements StateHistory {
                 + " steps VARBINARY NOT NULL)");
         statement.execute("CREATE TABLE violations(id INT AUTO_INCREMENT PRIMARY KEY, position BIGINT, predicate VARCHAR,"
                 + " kind VARCHAR, status VARCHAR, node VARCHAR, lamport BIGINT, end_position BIGINT, aux VARCHAR,"
-                + " message VARCHAR, violation_json VARCHAR)");
+                + " message VARCHAR, violation_json VARCHAR, witness VARCHAR, status_text VARCHAR, counted BOOLEAN,"
+                + " below_threshold BOOLEAN, aux_at_end VARCHAR)");
         putMeta("format", Integer.toString(FORMAT));
         putMeta("schemas", JSON.writeValueAsString(newSchemas));
         putMeta("complete", "false");
@@ -423,31 +429,55 @@ public final class H2StateHistory implements StateHistory {
         requireWritable();
         try {
             endCheck();
-            try (PreparedStatement insert = connection().prepareStatement("INSERT INTO violations(position, predicate, kind,"
-                    + " status, node, lamport, end_position, aux, message, violation_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-                for (Violation violation : pendingViolations) {
-                    insert.setLong(1, violation.event().position());
-                    insert.setString(2, violation.predicate());
-                    insert.setString(3, violation.kind().name());
-                    insert.setString(4, violation.status().name());
-                    insert.setString(5, violation.event().node().value());
-                    insert.setLong(6, violation.event().lamport());
-                    if (violation.endPosition().isPresent()) {
-                        insert.setLong(7, violation.endPosition().get());
-                    } else {
-                        insert.setNull(7, Types.BIGINT);
-                    }
-                    insert.setString(8, JSON.writeValueAsString(violation.aux()));
-                    insert.setString(9, violation.message());
-                    insert.setString(10, JSON.writeValueAsString(violation));
-                    insert.addBatch();
-                }
-                insert.executeBatch();
-            }
+            insertViolations(pendingViolations);
             putMeta("complete", "true");
             connection().commit();
         } catch (SQLException | IOException e) {
             throw failure("finish the history", e);
+        }
+    }
+
+    @Override
+    public void replaceViolations(List<Violation> violations) {
+        requireWritable();
+        try {
+            try (Statement statement = connection().createStatement()) {
+                statement.execute("DELETE FROM violations");
+            }
+            insertViolations(violations);
+            connection().commit();
+        } catch (SQLException | IOException e) {
+            throw failure("store the check's violations", e);
+        }
+    }
+
+    private void insertViolations(List<Violation> violations) throws SQLException, IOException {
+        try (PreparedStatement insert = connection().prepareStatement("INSERT INTO violations(position, predicate, kind,"
+                + " status, node, lamport, end_position, aux, message, violation_json, witness, status_text, counted,"
+                + " below_threshold, aux_at_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            for (Violation violation : violations) {
+                insert.setLong(1, violation.event().position());
+                insert.setString(2, violation.predicate());
+                insert.setString(3, violation.kind().name());
+                insert.setString(4, violation.status().name());
+                insert.setString(5, violation.event().node().value());
+                insert.setLong(6, violation.event().lamport());
+                if (violation.endPosition().isPresent()) {
+                    insert.setLong(7, violation.endPosition().get());
+                } else {
+                    insert.setNull(7, Types.BIGINT);
+                }
+                insert.setString(8, JSON.writeValueAsString(violation.aux()));
+                insert.setString(9, violation.message());
+                insert.setString(10, JSON.writeValueAsString(violation));
+                insert.setString(11, violation.witness() == null ? null : JSON.writeValueAsString(violation.witness()));
+                insert.setString(12, violation.statusText());
+                insert.setBoolean(13, violation.counted());
+                insert.setBoolean(14, violation.belowThreshold());
+                insert.setString(15, JSON.writeValueAsString(violation.auxAtEnd()));
+                insert.addBatch();
+            }
+            insert.executeBatch();
         }
     }
 
@@ -581,7 +611,8 @@ public final class H2StateHistory implements StateHistory {
     @Override
     public Optional<List<Violation>> lastViolations() {
         try {
-            if (!isComplete()) {
+            // Also after a check that stopped early (--to, --limit): its findings are the latest check's.
+            if (!isThisFormat()) {
                 return Optional.empty();
             }
             List<Violation> out = new ArrayList<>();

@@ -8,7 +8,7 @@ import dev.deja.runtime.Platform;
 import dev.deja.runtime.WorkloadDriver;
 import dev.deja.sim.ChoicePoint;
 import dev.deja.sim.ChoiceSource;
-import dev.deja.sim.Partition;
+import dev.deja.runtime.Partition;
 import dev.deja.sim.SimulationResult;
 import dev.deja.sim.SimulationSettings;
 import dev.deja.sim.Simulator;
@@ -16,10 +16,10 @@ import dev.deja.trace.MessageCodec;
 import dev.deja.trace.NodeLogWriter;
 import dev.deja.trace.Payload;
 import dev.deja.trace.Trace;
+import dev.deja.trace.TraceEncoding;
 import dev.deja.trace.TraceEvent;
 import dev.deja.trace.TraceSink;
 import dev.deja.trace.TraceSummary;
-import dev.deja.trace.internal.EntryCodec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -105,7 +105,7 @@ public final class SimulationEngine {
         }
         launcherEvents.sort((a, b) -> Long.compare(a.atMillis(), b.atMillis()));
         try {
-            Trace.writeSummary(traceDirectory, new TraceSummary(EntryCodec.FORMAT_VERSION, "simulate", options.command(),
+            Trace.writeSummary(traceDirectory, new TraceSummary(TraceEncoding.FORMAT_VERSION, "simulate", options.command(),
                     clusterIds.stream().map(NodeId::value).toList(), EPOCH_MILLIS, nowMillis, settings.describe(),
                     launcherEvents));
         } catch (IOException e) {

@@ -654,8 +654,8 @@ final class GraphPainter {
             items.add(new LegendItem(Symbol.VIOLATION, "violation", Palette.VIOLATION_RING));
             boolean anyLight = frame.violations().stream().anyMatch(v -> !frame.dark().test(v));
             if (anyLight) {
-                items.add(new LegendItem(Symbol.DARK, "passes threshold", Palette.VIOLATION_DARK));
-                items.add(new LegendItem(Symbol.LIGHT, "below threshold", Palette.VIOLATION_LIGHT));
+                items.add(new LegendItem(Symbol.DARK, "counted", Palette.VIOLATION_DARK));
+                items.add(new LegendItem(Symbol.LIGHT, "closed span or below threshold", Palette.VIOLATION_LIGHT));
             }
         }
         return items;

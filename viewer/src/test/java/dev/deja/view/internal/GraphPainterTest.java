@@ -7,7 +7,7 @@ import dev.deja.check.Violation;
 import dev.deja.node.NodeId;
 import dev.deja.view.EventFilter;
 import dev.deja.view.PictureSettings;
-import dev.deja.view.Threshold;
+import dev.deja.check.Threshold;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

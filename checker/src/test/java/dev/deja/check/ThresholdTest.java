@@ -1,9 +1,7 @@
-package dev.deja.view;
+package dev.deja.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.deja.check.CheckedEvent;
-import dev.deja.check.Violation;
 import dev.deja.node.NodeId;
 import java.util.Map;
 import java.util.Optional;

@@ -1,10 +1,12 @@
-package dev.deja.cli;
+package dev.deja.bench.internal;
 
 import dev.deja.bench.BenchPlan;
 import dev.deja.bench.BenchReport;
 import dev.deja.bench.BenchSettings;
 import dev.deja.bench.Benchmarks;
 import dev.deja.bench.Section;
+import dev.deja.cli.ContributedCommand;
+import dev.deja.cli.Installation;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +21,11 @@ import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** Runs Deja's benchmarks, writes the results as JSON and prints them as a table. */
+/**
+ * {@code deja bench}: runs Deja's benchmarks, writes the results as JSON and prints them as a table. Contributed to
+ * the {@code deja} command at run time ({@code META-INF/services}), so that nothing in the product depends on the
+ * benchmarks.
+ */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Measure Deja: recording overhead on a loopback key-value cluster (off, on, and SLF4J + Logback "
                 + "JSON logging instead), trace size, replay speed, checking cost (checked over plain replay, "
@@ -33,7 +39,7 @@ import picocli.CommandLine.Option;
                 "  deja bench --quick",
                 "  deja bench --out /tmp/bench.json --only recording,replay",
                 "  deja bench --show bench/results/latest.json"})
-public final class BenchCommand implements Callable<Integer> {
+public final class BenchCommand implements Callable<Integer>, ContributedCommand {
     @Option(names = "--quick", description = "Fewer and shorter rounds (the replayed trace is under a million entries).")
     boolean quick;
 

@@ -1,4 +1,4 @@
-package dev.deja.sim;
+package dev.deja.runtime;
 
 import dev.deja.node.NodeId;
 import java.util.ArrayList;
@@ -82,20 +82,7 @@ public record Partition(List<Set<NodeId>> groups, long startMillis, long healMil
         return text.append('@').append(startMillis).append("ms..").append(healMillis).append("ms").toString();
     }
 
-    /** Parses {@code 250ms}, {@code 2s}, {@code 1m} into milliseconds. */
     static long millis(String text, String context) {
-        String value = text.strip();
-        try {
-            if (value.endsWith("ms")) {
-                return Long.parseLong(value.substring(0, value.length() - 2));
-            } else if (value.endsWith("s")) {
-                return Math.round(Double.parseDouble(value.substring(0, value.length() - 1)) * 1000);
-            } else if (value.endsWith("m")) {
-                return Math.round(Double.parseDouble(value.substring(0, value.length() - 1)) * 60_000);
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("'" + text + "' in '" + context + "' is not a duration such as 500ms, 2s or 1m");
+        return FaultModel.millis(text, "'" + context + "'");
     }
 }

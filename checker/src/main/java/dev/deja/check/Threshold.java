@@ -1,6 +1,6 @@
-package dev.deja.view;
+package dev.deja.check;
 
-import dev.deja.check.Violation;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -36,6 +36,24 @@ public record Threshold(String aux, double minimum) {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("threshold '" + text + "': '" + value + "' is not a number");
         }
+    }
+
+    /**
+     * Whether any of {@code thresholds} screens {@code violation} out: one applies to it and it does not pass
+     * (what {@code deja check --threshold} and the viewer's light marks share).
+     */
+    public static boolean screensOut(List<Threshold> thresholds, Violation violation) {
+        for (Threshold threshold : thresholds) {
+            if (threshold.appliesTo(violation) && !threshold.passes(violation)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The violations classified by {@code thresholds} ({@link Violation#belowThreshold()}). */
+    public static List<Violation> classify(List<Threshold> thresholds, List<Violation> violations) {
+        return violations.stream().map(v -> v.withBelowThreshold(screensOut(thresholds, v))).toList();
     }
 
     /** Whether this threshold applies to {@code violation}: it has an aux value of that name. */
