@@ -7,18 +7,9 @@ import javafx.scene.control.TreeCell;
  * coloured by kind of change: changed amber, added green, removed red and struck through.
  */
 final class DiffCell extends TreeCell<ObjectTree.Diff> {
-    /** The line a member shows as. */
+    /** The line a member shows as (see {@link ObjectTree.Diff#line()}). */
     static String text(ObjectTree.Diff diff) {
-        String mark = switch (diff.change()) {
-            case ADDED -> "+ ";
-            case REMOVED -> "− ";
-            default -> "";
-        };
-        if (diff.name().startsWith(ObjectTree.ELEMENT) && diff.children().isEmpty()) {
-            return mark + diff.name();
-        }
-        String value = diff.change() == ObjectTree.Change.CHANGED ? diff.before() + " → " + diff.text() : diff.text();
-        return mark + diff.name() + " = " + value;
+        return diff.line();
     }
 
     @Override

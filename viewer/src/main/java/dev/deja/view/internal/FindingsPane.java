@@ -180,20 +180,14 @@ final class FindingsPane {
         private FindingText() {
         }
 
-        /** The finding's status in the words the report uses. */
+        /** The finding's status in the words every command uses ({@link Violation#statusText()}). */
         static String status(Violation v) {
-            if (v.status() != Violation.Status.VIOLATED) {
-                return v.status().name();
-            }
-            if (v.kind() == Violation.Kind.EVENTUALLY) {
-                return v.endPosition().map(end -> "closed at " + end).orElse("open at end");
-            }
-            return "VIOLATED";
+            return v.statusText();
         }
 
-        /** The item of the predicate's result this finding is about, when the report names one. */
+        /** The item of the predicate's result this finding is about, when the predicate returned items. */
         static Optional<String> witness(Violation v) {
-            return Optional.empty();
+            return Optional.ofNullable(v.witness()).map(String::valueOf);
         }
 
         /** {@code name=value, …} in declaration order. */

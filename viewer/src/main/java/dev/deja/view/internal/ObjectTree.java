@@ -53,6 +53,22 @@ record ObjectTree(String name, String type, String text, List<ObjectTree> childr
         Diff {
             children = List.copyOf(children);
         }
+
+        /**
+         * The member as one line: {@code name = value}, a change as {@code name = old → new}, a set's element by
+         * itself; added members start with {@code +}, removed ones with {@code −}.
+         */
+        String line() {
+            String mark = switch (change) {
+                case ADDED -> "+ ";
+                case REMOVED -> "− ";
+                default -> "";
+            };
+            if (name.startsWith(ELEMENT) && children.isEmpty()) {
+                return mark + name;
+            }
+            return mark + name + " = " + (change == Change.CHANGED ? before + " → " + text : text);
+        }
     }
 
     /** Compares this tree (the state after) with {@code before} (null: nothing to compare with, all SAME). */

@@ -70,7 +70,7 @@ public final class ViewerWindow {
     private final TextField nodesField = new TextField();
     private final TextField typesField = new TextField();
     private final TextField searchField = new TextField();
-    private final CheckBox hideTimers = new CheckBox("hide timers");
+    private final CheckBox hideTimers = new CheckBox("no timers");
     private final ToggleButton coneToggle = new ToggleButton("Cone");
     private final Label positionLabel = new Label();
 
@@ -96,7 +96,7 @@ public final class ViewerWindow {
         String tablesNote;
         try {
             tables = CheckedTables.open(settings.trace());
-            tablesNote = tables.isEmpty() ? "no checked tables: run 'deja check " + settings.trace() + " SCRIPT' to store them" : "";
+            tablesNote = tables.isEmpty() ? "no checked tables: run 'deja check TRACE SCRIPT' to store them" : "";
         } catch (RuntimeException e) {
             tables = Optional.empty();
             tablesNote = "checked tables unavailable: " + e.getMessage();
@@ -175,7 +175,7 @@ public final class ViewerWindow {
         Button nextFinding = button("next-finding", "finding ▶", "Next finding (N)", () -> stepFinding(1));
         jumpField.setId("jump");
         jumpField.setPromptText("position");
-        jumpField.setPrefColumnCount(8);
+        jumpField.setPrefColumnCount(6);
         jumpField.setOnAction(event -> jump());
         Button go = button("go", "Go", "Jump to the position", this::jump);
         coneToggle.setId("cone");
@@ -184,13 +184,13 @@ public final class ViewerWindow {
         coneToggle.setFocusTraversable(false);
         nodesField.setId("filter-nodes");
         nodesField.setPromptText("nodes: n1,n2");
-        nodesField.setPrefColumnCount(9);
+        nodesField.setPrefColumnCount(7);
         typesField.setId("filter-types");
         typesField.setPromptText("types: Begin,Last");
-        typesField.setPrefColumnCount(10);
+        typesField.setPrefColumnCount(8);
         searchField.setId("filter-search");
-        searchField.setPromptText("search contents");
-        searchField.setPrefColumnCount(10);
+        searchField.setPromptText("search");
+        searchField.setPrefColumnCount(7);
         hideTimers.setId("filter-timers");
         for (TextField field : List.of(nodesField, typesField, searchField)) {
             field.setOnAction(event -> filterFromFields());

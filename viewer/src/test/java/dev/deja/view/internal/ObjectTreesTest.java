@@ -103,7 +103,7 @@ class ObjectTreesTest {
         Set<String> after = new HashSet<>(List.of("n1", "n3", "n4", "n5"));
         after.remove("n1");
         ObjectTree.Diff diff = ObjectTrees.render("alive", after).diff(ObjectTrees.render("alive", before));
-        List<String> lines = diff.children().stream().map(DiffCell::text).toList();
+        List<String> lines = diff.children().stream().map(ObjectTree.Diff::line).toList();
         assertThat(lines).containsExactly("+ ∈ \"n3\"", "∈ \"n4\"", "∈ \"n5\"", "− ∈ \"n1\"");
     }
 
