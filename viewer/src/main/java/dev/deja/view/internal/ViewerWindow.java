@@ -73,6 +73,7 @@ public final class ViewerWindow {
     private final CheckBox hideTimers = new CheckBox("no timers");
     private final ToggleButton coneToggle = new ToggleButton("Cone");
     private final Label positionLabel = new Label();
+    private final SplitPane left = new SplitPane();
 
     private EventFilter filter;
     private BitSet shown;
@@ -116,11 +117,31 @@ public final class ViewerWindow {
         Stage stage = new Stage();
         ViewerWindow window = new ViewerWindow(model, settings, stage);
         stage.show();
+        window.fitGraphHeight();
         int start = settings.at().orElse(settings.violations().isEmpty() ? 0
                 : (int) settings.violations().getFirst().event().position());
         window.select(start);
         window.centerOn(start);
         return window;
+    }
+
+    /**
+     * Gives the graph the height its lanes, stripe and legend need at full lane height (within limits), and the
+     * findings the rest: a few nodes leave no empty band under the graph.
+     */
+    private void fitGraphHeight() {
+        double total = left.getHeight();
+        if (total <= 0) {
+            return;
+        }
+        int rows = 0;
+        for (int row : rowOfLane) {
+            rows = Math.max(rows, row + 1);
+        }
+        int predicates = frame().predicates().size();
+        double needed = GraphLayout.AXIS_HEIGHT + rows * GraphLayout.LANE_HEIGHT * 1.5 + GraphLayout.STRIPE_GAP
+                + predicates * GraphLayout.STRIPE_ROW_HEIGHT + 8 + GraphLayout.LEGEND_GAP + 3 * GraphLayout.LEGEND_LINE_HEIGHT + 12;
+        left.setDividerPositions(Math.max(0.35, Math.min(0.8, needed / total)));
     }
 
     /** The stage, to wait for it to close. */
@@ -144,9 +165,9 @@ public final class ViewerWindow {
         canvas.addEventHandler(MouseEvent.MOUSE_RELEASED, this::released);
         canvas.addEventHandler(ScrollEvent.SCROLL, this::scrolled);
 
-        SplitPane left = new SplitPane(graph, findings.pane());
+        left.getItems().setAll(graph, findings.pane());
         left.setOrientation(Orientation.VERTICAL);
-        left.setDividerPositions(settings.violations().isEmpty() ? 0.88 : 0.72);
+        left.setDividerPositions(0.72);
         SplitPane split = new SplitPane(left, details.pane());
         split.setOrientation(Orientation.HORIZONTAL);
         split.setDividerPositions(0.64);
