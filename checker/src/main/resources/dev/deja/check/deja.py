@@ -575,6 +575,56 @@ def _deja_setup_reset():
     _script_file[0] = None
 
 
+def _deja_new_run():
+    """Starts another run of the same script (the explorer's next path): every table emptied, every derived value and
+    predicate back to its state before the first event and due for evaluation, the event built-ins cleared; the script,
+    its declarations and the symbols stay, so that no start-up is paid again. What readers read stays linked (their
+    sources are kept), and since every reader is dirty, the first evaluation of the run links them afresh."""
+    global _reading
+    _reading = None
+    for t in _registry.tables:
+        t._rows = {}
+        t._row_list = None
+    for d in _registry.derived:
+        d.dirty = True
+        d._value = None
+        d._history = []
+        d._step = -1
+    for p in _registry.predicates:
+        p.dirty = True
+        p.failing = False
+        p.witnesses = {}
+        p.span_open = False
+        p.latest_aux = {}
+        p.ended_aux = {}
+        if p.aux_watch is not None:
+            p.aux_watch.dirty = True
+    event._clear()
+    nodes._rows.clear()
+    for s in (nodes._source, _state.event_source):
+        s.bump()
+    st = _state
+    st.step = -1
+    st.clocks = {}
+    for source in st.clock_sources.values():
+        source.bump()
+    st.event_read = True
+    st.batch = ()
+    st.batch_at = 0
+    st.batch_index = 0
+    st.message_times = {}
+    st.table_changes = {}
+    st.restarts = {}
+    st.findings = []
+    st.serial = 0
+    st.deaths = {}
+    st.next_predicate = 0
+    st.aux_done = False
+    st.aux_of = None
+    st.spans_open = False
+    st.current = None
+
+
 def _deja_setup_install(tables):
     _state.tables = tables
 
@@ -738,7 +788,9 @@ def _evaluate():
         error = None
         try:
             now_failing = _witnesses(p.fn())
-        except Exception as e:
+        except BaseException as e:
+            # SystemExit and KeyboardInterrupt too: a predicate cannot end the check (the watchdog's interrupt is
+            # no Python exception and is not caught here).
             now_failing = None
             error = _format_error(e)
         # Not in a finally clause: one would also run when the watchdog stops the predicate, and _abandoned needs
@@ -884,7 +936,7 @@ def _aux_values(p, witness):
         name = getattr(a, "name", None) or getattr(a, "__name__", "aux")
         try:
             out[name] = a(witness) if takes else a()
-        except Exception as e:
+        except BaseException as e:
             out[name] = "<error: %s: %s>" % (type(e).__name__, e)
     return out
 

@@ -35,10 +35,10 @@ import picocli.CommandLine.Parameters;
                         + "and its node's state after it (replayed), step along the node, the trace or the message, "
                         + "show its happens-before cone, filter."},
         footer = {"", "Examples:",
-                "  deja view traces/paxos --report report.json --at 3231",
-                "  deja view traces/paxos --png paxos.png --from 3170 --to 3250 --report report.json",
-                "  deja view traces/lock --png stripe.png --report lock.json --threshold enough_time=5",
-                "  deja view traces/paxos --png begins.png --type Begin --node n1 --node n2"})
+                "  ./deja view traces/paxos --report report.json --at 3231",
+                "  ./deja view traces/paxos --png paxos.png --from 3170 --to 3250 --report report.json",
+                "  ./deja view traces/lock --png stripe.png --report lock.json --threshold enough_time=5",
+                "  ./deja view traces/paxos --png begins.png --type Begin --node n1 --node n2"})
 public final class ViewCommand implements Callable<Integer> {
     /** Positions shown around --at in a picture when no range is given. */
     private static final int BEFORE_AT = 100;
@@ -106,7 +106,7 @@ public final class ViewCommand implements Callable<Integer> {
                 Viewer.startDisplay(); // before reading the trace: a machine without a toolkit is told at once
             } catch (DisplayUnavailableException e) {
                 err.println("deja view: " + e.getMessage() + "; or write a picture instead with --png FILE");
-                return 1;
+                return ExitCodes.USAGE;
             }
         }
         long start = System.nanoTime();

@@ -74,7 +74,7 @@ class CliHelpTest {
 
     @Test
     void deploy_withAnUnknownBug_namesTheExamplesBugs() {
-        assertThat(run("deploy", "paxos", "--bug", "nope", "--record", "unused-trace"))
+        assertThat(run("deploy", "paxos", "--bug", "nope", "--out", "unused-trace"))
                 .contains("has no bug 'nope'", "latest-response", "spec");
     }
 

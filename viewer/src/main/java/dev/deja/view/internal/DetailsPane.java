@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.deja.node.NodeId;
 import dev.deja.trace.EventJson;
+import dev.deja.trace.EventKind;
 import dev.deja.trace.MessageCodec;
 import dev.deja.trace.TraceEvent;
-import dev.deja.view.EventType;
 import dev.deja.view.TraceModel;
 import java.util.ArrayList;
 import java.util.List;
@@ -169,7 +169,7 @@ final class DetailsPane implements AutoCloseable {
                 entry.lamport(), entry.atMillis());
         eventHeader.setText(head);
         JsonNode json = EventJson.toJson(entry, codec);
-        if (model.type(position) == EventType.SEND && model.counterpart(position) >= 0) {
+        if (model.type(position) == EventKind.SEND && model.counterpart(position) >= 0) {
             ((ObjectNode) json).set("message (as received)",
                     EventJson.toJson(model.entry(model.counterpart(position)), codec).get("message"));
         }
@@ -261,9 +261,9 @@ final class DetailsPane implements AutoCloseable {
             String problem = null;
             ObjectTree.Diff diff = null;
             try {
-                ObjectTree now = all ? tables.get().allRowsAt(position) : tables.get().rowsAt(node, position);
+                ObjectTree now = all ? tables.get().allRowsAt(model.nodes(), position) : tables.get().rowsAt(node, position);
                 ObjectTree before = previous < 0 ? null
-                        : all ? tables.get().allRowsAt(previous) : tables.get().rowsAt(node, previous);
+                        : all ? tables.get().allRowsAt(model.nodes(), previous) : tables.get().rowsAt(node, previous);
                 diff = now.diff(before);
             } catch (RuntimeException e) {
                 problem = e.getMessage();

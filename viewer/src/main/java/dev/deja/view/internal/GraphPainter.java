@@ -1,7 +1,7 @@
 package dev.deja.view.internal;
 
 import dev.deja.check.Violation;
-import dev.deja.view.EventType;
+import dev.deja.trace.EventKind;
 import dev.deja.view.Segment;
 import dev.deja.view.TraceModel;
 import java.util.ArrayList;
@@ -347,8 +347,8 @@ final class GraphPainter {
         if (selected < 0 || model.messageType(selected) < 0) {
             return;
         }
-        int send = model.type(selected) == EventType.SEND ? selected : model.counterpart(selected);
-        int receive = model.type(selected) == EventType.SEND ? model.counterpart(selected) : selected;
+        int send = model.type(selected) == EventKind.SEND ? selected : model.counterpart(selected);
+        int receive = model.type(selected) == EventKind.SEND ? model.counterpart(selected) : selected;
         if (send < 0 || receive < 0 || onHiddenLane(frame, send) || onHiddenLane(frame, receive)) {
             return;
         }
@@ -454,8 +454,8 @@ final class GraphPainter {
             if (Double.isNaN(y)) {
                 continue;
             }
-            EventType type = model.type(position);
-            boolean observation = type == EventType.CLOCK || type == EventType.RANDOM || type == EventType.STORAGE_READ;
+            EventKind type = model.type(position);
+            boolean observation = type == EventKind.CLOCK || type == EventKind.RANDOM || type == EventKind.STORAGE_READ;
             if (observation && layout.pixelsPerEvent < OBSERVATIONS_FROM_PIXELS) {
                 continue;
             }
@@ -468,7 +468,7 @@ final class GraphPainter {
                 lastColumn[lane] = column;
             }
             double alpha = frame.isLit(position) ? 1 : DIMMED_ALPHA;
-            if (coarse && type != EventType.CRASH) {
+            if (coarse && type != EventKind.CRASH) {
                 // Zoomed out, a mark is a short tick in its colour: shapes would only blur into each other.
                 Color color = switch (type) {
                     case RECEIVE, SEND -> Palette.message(model.messageType(position));
@@ -610,14 +610,14 @@ final class GraphPainter {
                 typeSeen[type] = true;
                 outside |= model.peerLane(position) < 0;
             }
-            timer |= model.type(position) == EventType.TIMER;
-            crash |= model.type(position) == EventType.CRASH;
+            timer |= model.type(position) == EventKind.TIMER;
+            crash |= model.type(position) == EventKind.CRASH;
             int other = model.counterpart(position);
             hidden |= other >= 0 && onHiddenLane(frame, other);
         }
         boolean lost = false;
         for (int position = Math.max(0, from); position <= last && !lost; position++) {
-            lost = model.type(position) == EventType.SEND && model.counterpart(position) < 0
+            lost = model.type(position) == EventKind.SEND && model.counterpart(position) < 0
                     && model.peerLane(position) >= 0 && frame.isShown(position);
         }
         List<LegendItem> items = new ArrayList<>();

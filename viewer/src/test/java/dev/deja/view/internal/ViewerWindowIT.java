@@ -11,9 +11,9 @@ import dev.deja.check.store.H2StateHistory;
 import dev.deja.examples.paxos.PaxosNode;
 import dev.deja.node.NodeId;
 import dev.deja.replay.Replayer;
+import dev.deja.trace.EventKind;
 import dev.deja.trace.Trace;
 import dev.deja.view.EventFilter;
-import dev.deja.view.EventType;
 import dev.deja.view.TraceModel;
 import dev.deja.view.WindowSettings;
 import java.lang.reflect.Field;
@@ -97,7 +97,7 @@ class ViewerWindowIT {
     /** The first receive of a Begin that raised the receiver's accepted round. */
     private static int acceptingBegin() {
         for (int position = 0; position < model.size(); position++) {
-            if (model.type(position) == EventType.RECEIVE && model.content(position).contains("\"round\"")
+            if (model.type(position) == EventKind.RECEIVE && model.content(position).contains("\"round\"")
                     && model.entry(position).toString().contains("Begin")) {
                 int previous = model.previousOnLane(position);
                 while (previous >= 0 && !acceptedRoundAfter.containsKey(previous)) {
@@ -238,7 +238,7 @@ class ViewerWindowIT {
         GraphLayout layout = on(window::layout);
         int outside = -1;
         for (int position = Math.max(0, layout.firstVisible()); position < Math.min(model.size(), layout.lastVisible()); position++) {
-            if (model.type(position) == EventType.RECEIVE && !cone.contains(position)) {
+            if (model.type(position) == EventKind.RECEIVE && !cone.contains(position)) {
                 outside = position;
                 break;
             }
