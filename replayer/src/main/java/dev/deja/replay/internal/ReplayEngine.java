@@ -13,6 +13,7 @@ import dev.deja.replay.Replayer;
 import dev.deja.runtime.NodeRunner;
 import dev.deja.trace.Event;
 import dev.deja.trace.MessageCodec;
+import dev.deja.trace.EventJson;
 import dev.deja.trace.TraceEvent;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -185,8 +186,9 @@ public final class ReplayEngine {
         state.skipped = true;
     }
 
-    static String describe(TraceEvent entry) {
-        return entry == null ? "the end of the log" : entry.toString();
+    /** An entry as {@code deja dump} prints it: messages and timer tags as JSON, not as their bytes. */
+    String describe(TraceEvent entry) {
+        return entry == null ? "the end of the log" : EventJson.toText(entry, codec).strip();
     }
 
     /** Thrown out of a handler to abandon it; an Error so that NodeRunner's catch of handler failures lets it pass. */
@@ -199,7 +201,7 @@ public final class ReplayEngine {
     /** Replay state of one node, and the replay twin of its platform and trace sink. */
     final class NodeState {
         final NodeStream stream;
-        final ReplayPlatform twin = new ReplayPlatform(this, ReplayEngine.this::diverge, options.nodeOutput());
+        final ReplayPlatform twin = new ReplayPlatform(this, ReplayEngine.this::diverge, ReplayEngine.this::describe, options.nodeOutput());
         final ArrayDeque<TraceEvent> recent = new ArrayDeque<>(Divergence.RECENT_EVENTS);
         NodeRunner runner;
         /** The seq of the next entry the node must produce; every entry before it was checked. */

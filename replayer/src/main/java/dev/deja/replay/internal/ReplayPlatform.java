@@ -10,6 +10,7 @@ import dev.deja.trace.TraceSink;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The platform a replayed node runs on: inputs come from the node's recorded entries, effects go nowhere,
@@ -24,11 +25,15 @@ final class ReplayPlatform implements Platform, TraceSink {
 
     private final ReplayEngine.NodeState state;
     private final Divergences divergences;
+    private final Function<TraceEvent, String> describer;
     private final Consumer<String> nodeOutput;
 
-    ReplayPlatform(ReplayEngine.NodeState state, Divergences divergences, Consumer<String> nodeOutput) {
+    /** {@code describer} tells an entry as {@code deja dump} prints it, for divergence reports. */
+    ReplayPlatform(ReplayEngine.NodeState state, Divergences divergences, Function<TraceEvent, String> describer,
+                   Consumer<String> nodeOutput) {
         this.state = state;
         this.divergences = divergences;
+        this.describer = describer;
         this.nodeOutput = nodeOutput;
     }
 
@@ -43,11 +48,11 @@ final class ReplayPlatform implements Platform, TraceSink {
                 state.cutShort = true;
                 throw new ReplayEngine.Stop();
             }
-            divergences.diverge(state, state.nextSeq, state.lastLamport, ReplayEngine.describe(next), doing);
+            divergences.diverge(state, state.nextSeq, state.lastLamport, describer.apply(next), doing);
             throw new ReplayEngine.Stop();
         }
         if (!kind.isInstance(next.event())) {
-            divergences.diverge(state, next.seq(), next.lamport(), ReplayEngine.describe(next), doing);
+            divergences.diverge(state, next.seq(), next.lamport(), describer.apply(next), doing);
             throw new ReplayEngine.Stop();
         }
         return next;
@@ -75,12 +80,12 @@ final class ReplayPlatform implements Platform, TraceSink {
                 state.cutShort = true;
                 throw new ReplayEngine.Stop();
             }
-            divergences.diverge(state, produced.seq(), state.lastLamport, ReplayEngine.describe(recorded),
+            divergences.diverge(state, produced.seq(), state.lastLamport, describer.apply(recorded),
                     "node did " + produced.event());
             throw new ReplayEngine.Stop();
         }
         if (!sameEntry(recorded, produced)) {
-            divergences.diverge(state, recorded.seq(), recorded.lamport(), ReplayEngine.describe(recorded),
+            divergences.diverge(state, recorded.seq(), recorded.lamport(), describer.apply(recorded),
                     produced.toString());
             throw new ReplayEngine.Stop();
         }
@@ -121,7 +126,7 @@ final class ReplayPlatform implements Platform, TraceSink {
                 + " where the log has no storage read");
         Event.StorageRead read = (Event.StorageRead) next.event();
         if (!read.key().equals(key)) {
-            divergences.diverge(state, next.seq(), next.lamport(), ReplayEngine.describe(next),
+            divergences.diverge(state, next.seq(), next.lamport(), describer.apply(next),
                     "node read storage key " + key);
             throw new ReplayEngine.Stop();
         }
