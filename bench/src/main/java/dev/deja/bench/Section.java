@@ -12,7 +12,7 @@ public enum Section {
     CHECK,
     /** Simulated events/s of every example. */
     SIMULATION,
-    /** Opening a long trace in the viewer and the frame time while panning (through {@link ViewerBenchmark}). */
+    /** Opening a long trace in the viewer and the frame time while panning ({@code deja view}'s drawing, off screen). */
     VIEWER;
 
     /** The name used on the command line and in the results: lower case, dashes. */

@@ -60,7 +60,11 @@ class BenchmarksIT {
         assertSummary(sim, TINY.rounds());
         assertThat(sim.path("per_example").has("paxos")).isTrue();
 
-        assertThat(results.path("viewer").path("measured").asBoolean(true)).isFalse();
+        JsonNode viewer = results.path("viewer");
+        assertThat(viewer.path("measured").asBoolean(false)).isTrue();
+        assertThat(viewer.path("trace_entries").asLong()).isGreaterThanOrEqualTo(TINY.replayEntries());
+        assertThat(viewer.path("open_seconds").asDouble()).isPositive();
+        assertThat(viewer.path("frame_millis").path("samples")).hasSize(TINY.viewerFrames());
         for (String notRun : List.of("recording_overhead_pct", "replay_events_per_s", "check_slowdown",
                 "recheck_from_history_speedup")) {
             assertThat(results.path(notRun).path("measured").asBoolean(true)).as(notRun).isFalse();

@@ -122,6 +122,14 @@ public final class Checker {
     }
 
     /**
+     * Whether Python predicates are compiled by the Graal JIT in this JVM (it needs {@code -XX:+EnableJVMCI} and the
+     * compiler jars of the JDK's exact update); without it they run interpreted, about 20 times slower.
+     */
+    public static boolean pythonJit() {
+        return PythonEngine.jit();
+    }
+
+    /**
      * Checks {@code trace} with the script at {@code script}, writing the state through {@code history}.
      *
      * @throws ScriptException          if the script cannot be loaded (before any replay)
@@ -139,13 +147,21 @@ public final class Checker {
                 options.scriptOutput())) {
             Run run = new Run(evaluator, options, history);
             List<TableSchema> schemas = evaluator.schemas();
+            evaluator.nodeDeaths(NodeDeaths.of(Trace.open(trace)));
             if (options.reuseHistory() && history.hasCompleteHistory(schemas)) {
+                boolean stopped = false;
                 try {
                     StepPipeline.runBatches("deja-check-history", sink -> history.replayHistory(0, sink), run::steps);
                 } catch (Stop stop) {
                     // --to or --limit reached
+                    stopped = true;
                 }
-                return run.report(trace, script, true, false);
+                CheckReport report = run.report(trace, script, true, false);
+                if (!stopped && options.toPosition() == Long.MAX_VALUE) {
+                    // The stored violations are the latest check's, whether it replayed or not.
+                    history.replaceViolations(report.violations());
+                }
+                return report;
             }
             StateExtractor extractor;
             try {
@@ -221,7 +237,8 @@ public final class Checker {
         private final Options options;
         private final StateHistory history;
         private final List<Violation> violations = new ArrayList<>();
-        private final Map<String, Violation> openSpans = new LinkedHashMap<>();
+        // Open eventually-spans by the serial number of their witness's finding.
+        private final Map<Long, Violation> openSpans = new LinkedHashMap<>();
         private long events;
         private long nextProgress;
 
@@ -276,19 +293,22 @@ public final class Checker {
                 switch (finding.status()) {
                     case TURNED_FALSE -> {
                         Violation violation = new Violation(finding.predicate(), finding.kind(), Violation.Status.VIOLATED,
-                                step.event(), Optional.empty(), evaluator.aux(finding.predicate()), "");
+                                step.event(), Optional.empty(), evaluator.aux(finding.predicate(), finding.serial()),
+                                Map.of(), "", finding.witness(), false, evaluator.reads(finding.predicate()));
                         if (finding.kind() == Violation.Kind.EVENTUALLY) {
-                            openSpans.put(finding.predicate(), violation);
+                            openSpans.put(finding.serial(), violation);
                         } else {
                             add(violation);
                         }
                     }
                     case TURNED_TRUE -> {
-                        Violation open = openSpans.remove(finding.predicate());
+                        Violation open = openSpans.remove(finding.serial());
                         if (open != null) {
                             // Its aux values at the latest event at which it was still false, the one before this.
                             add(new Violation(open.predicate(), open.kind(), open.status(), open.event(),
-                                    Optional.of(position), open.aux(), evaluator.latestAux(open.predicate()), open.message()));
+                                    Optional.of(position), open.aux(),
+                                    evaluator.latestAux(open.predicate(), finding.serial()), open.message(),
+                                    open.witness(), false, open.reads()));
                         }
                     }
                     case ERROR -> add(new Violation(finding.predicate(), finding.kind(), Violation.Status.ERROR,
@@ -309,17 +329,17 @@ public final class Checker {
 
         CheckReport report(Path trace, Path script, boolean fromHistory, boolean record) {
             // Spans still open at the end of what was checked are reported without an end.
-            for (Violation open : openSpans.values()) {
-                add(new Violation(open.predicate(), open.kind(), open.status(), open.event(), Optional.empty(),
-                        open.aux(), evaluator.latestAux(open.predicate()), open.message()));
-            }
+            openSpans.forEach((serial, open) -> add(new Violation(open.predicate(), open.kind(), open.status(),
+                    open.event(), Optional.empty(), open.aux(), evaluator.latestAux(open.predicate(), serial),
+                    open.message(), open.witness(), false, open.reads())));
             openSpans.clear();
             List<Violation> sorted = new ArrayList<>(violations);
             sorted.sort(Comparator.comparingLong(v -> v.event().position()));
             if (record) {
                 sorted.forEach(history::recordViolation);
             }
-            return new CheckReport(trace.toString(), script.toString(), events, fromHistory, sorted);
+            return new CheckReport(trace.toString(), script.toString(), events, fromHistory, sorted, List.of(), 0, 0,
+                    evaluator.reads());
         }
     }
 }

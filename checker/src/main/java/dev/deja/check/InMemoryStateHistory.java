@@ -40,6 +40,11 @@ public final class InMemoryStateHistory implements StateHistory {
     }
 
     @Override
+    public void replaceViolations(List<Violation> violations) {
+        finishedViolations = List.copyOf(violations);
+    }
+
+    @Override
     public void finishCheck() {
         complete = true;
         finishedViolations = List.copyOf(pendingViolations);

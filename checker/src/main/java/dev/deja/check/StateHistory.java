@@ -23,6 +23,14 @@ public interface StateHistory extends AutoCloseable {
     /** Records one finding of the current check. */
     void recordViolation(Violation violation);
 
+    /**
+     * Replaces the stored violations with {@code violations}: those of the latest check, whether it replayed or
+     * read this history, as classified by its thresholds, so that {@code deja sql} and the viewer show what
+     * {@code deja check} printed. A history that keeps no violations (such as one only for appends) ignores them.
+     */
+    default void replaceViolations(List<Violation> violations) {
+    }
+
     /** Marks the history complete: it covers every event of the trace. */
     void finishCheck();
 
@@ -35,7 +43,7 @@ public interface StateHistory extends AutoCloseable {
      */
     long replayHistory(long fromPosition, Consumer<StateStep> consumer);
 
-    /** The violations stored by the last finished check, if any. */
+    /** The violations stored by the latest check (see {@link #replaceViolations}), if any. */
     Optional<List<Violation>> lastViolations();
 
     @Override

@@ -33,7 +33,7 @@ def _public(name):
     return deja_setup_rename
 
 __all__ = ["table", "derived", "always", "eventually", "forall", "exists", "implies", "event", "now",
-           "stats", "nodes"]
+           "stats", "nodes", "Witnesses"]
 
 
 class _Source:
@@ -320,10 +320,17 @@ class Predicate:
         self.dirty = True
         self.evaluations = 0
         self.failing = False   # false or raising at its last evaluation
-        # An eventually predicate's span: open from turning false to turning true (errors do not end it), and its
-        # aux values after the latest event of the span, which a span's end reports.
+        # The witnesses that violate it now, by key (see _witnesses): the serial number of their finding and the
+        # witness itself. A boolean predicate that is false has one witness, None.
+        self.witnesses = {}
+        # Whether each aux function takes the witness as its argument.
+        self.aux_takes_witness = [_takes_witness(a) for a in self.aux]
+        # An eventually predicate's spans, one per witness: open from the witness's appearance to its
+        # disappearance (errors do not end them), and their aux values after the latest event of the span, by
+        # serial number, which a span's end reports.
         self.span_open = False
-        self.latest_aux = None
+        self.latest_aux = {}
+        self.ended_aux = {}    # spans ended at this event: their latest aux, until the checker takes it
         # When every aux value is a derived value, latest_aux changes only when one of them does: the watch is
         # among their readers and is marked dirty then. Otherwise (None) latest_aux is taken after every event.
         self.aux_watch = None
@@ -346,6 +353,14 @@ class Predicate:
         return "<%s %s>" % (self.kind, self.name)
 
 
+def _takes_witness(a):
+    """Whether an aux function takes the witness as its one argument (a derived value never does)."""
+    if isinstance(a, Derived):
+        return False
+    code = getattr(a, "__code__", None)
+    return code is not None and code.co_argcount >= 1
+
+
 def _predicate(kind):
     @_public(kind)
     def deja_setup_decorator(fn=None, aux=()):
@@ -362,26 +377,94 @@ def _predicate(kind):
 
 
 always = _predicate("always")
-always.__doc__ = "Declares a safety property: reported at each event where it turns false."
+always.__doc__ = ("Declares a safety property: reported at each event where it turns false, or, for a predicate "
+                  "that returns the items violating it, where each item appears.")
 eventually = _predicate("eventually")
 eventually.__doc__ = ("Declares a liveness property: a violation is a span from the event where it turns false "
-                      "to the event where it turns true again (or the end of the trace).")
+                      "to the event where it turns true again (or the end of the trace); for a predicate that "
+                      "returns the items violating it, one span per item.")
+
+
+class Witnesses(tuple):
+    """What forall and exists return when they fail: false in a condition, and the failing rows, which the
+    checker reports as the predicate's witnesses (one finding per row)."""
+    __slots__ = ()
+
+    def __bool__(self):
+        return False
+
+    def __repr__(self):
+        return "Witnesses(%s)" % ", ".join(repr(w) for w in self)
 
 
 def forall(rows, predicate):
-    """True when predicate(row) holds for every row."""
+    """True when predicate(row) holds for every row; otherwise the rows for which it does not (false)."""
+    failing = None
     for r in rows:
         if not predicate(r):
-            return False
-    return True
+            if failing is None:
+                failing = []
+            failing.append(r)
+    return True if failing is None else Witnesses(failing)
 
 
 def exists(rows, predicate):
-    """True when predicate(row) holds for some row."""
+    """True when predicate(row) holds for some row; otherwise the rows, all failing it (false), or False if
+    there are none."""
+    failing = []
     for r in rows:
         if predicate(r):
             return True
-    return False
+        failing.append(r)
+    return Witnesses(failing) if failing else False
+
+
+_COLLECTIONS = (set, frozenset, list, tuple, dict)
+
+
+def _witnesses(result):
+    """A predicate's result as {key: witness}: a collection (set, list, tuple, dict's keys, or forall's and
+    exists's Witnesses) lists the items violating it, each a witness; anything else is a truth value, and a false
+    one has the single witness None."""
+    if isinstance(result, _COLLECTIONS) or type(result).__name__ == "generator":
+        out = {}
+        for w in result:
+            out[_witness_key(w)] = w
+        return out
+    return {} if result else {None: None}
+
+
+def _witness_key(w):
+    """A hashable key that identifies a witness across events: a row by table, node and oid (its columns
+    change), anything else by value (lists and dicts as tuples)."""
+    if isinstance(w, _Row):
+        return ("\0row", type(w).__name__, w.node, w.oid)
+    if isinstance(w, (list, tuple)):
+        return tuple(_witness_key(x) for x in w)
+    if isinstance(w, (set, frozenset)):
+        return frozenset(_witness_key(x) for x in w)
+    if isinstance(w, dict):
+        return tuple((_witness_key(k), _witness_key(v)) for k, v in w.items())
+    try:
+        hash(w)
+        return w
+    except TypeError:
+        return repr(w)
+
+
+def _witness_value(w):
+    """A witness as the report shows it: a row as 'Table[node:oid]', containers element by element."""
+    if isinstance(w, _Row):
+        return "%s[%s:%s]" % (type(w).__name__, w.node, w.oid)
+    if isinstance(w, (list, tuple)):
+        return tuple(_witness_value(x) for x in w)
+    if isinstance(w, (set, frozenset)):
+        return tuple(sorted((_witness_value(x) for x in w), key=repr))
+    if isinstance(w, dict):
+        return {_witness_value(k): _witness_value(v) for k, v in w.items()}
+    if w is None or isinstance(w, (bool, int, float, str)):
+        return w
+    return repr(w)
 
 
 def implies(a, b):
@@ -477,14 +560,18 @@ stats = _Stats()
 
 
 class _NodeRow:
-    __slots__ = ("id", "alive", "incarnation")
+    __slots__ = ("id", "alive", "incarnation", "died_at", "died_clock")
 
     def __repr__(self):
-        return "node(id=%r, alive=%r, incarnation=%r)" % (self.id, self.alive, self.incarnation)
+        return "node(id=%r, alive=%r, incarnation=%r, died_at=%r)" % (self.id, self.alive, self.incarnation,
+                                                                      self.died_at)
 
 
 class _Nodes:
-    """The built-in nodes table: id, alive, incarnation."""
+    """The built-in nodes table: id, alive, incarnation, died_at, died_clock. A node that crashed and never
+    restarted (its recording ended without a clean shutdown and no later incarnation followed) is alive until its
+    last event and not alive from then on; died_at is that event's position and died_clock its clock (None while
+    the node is alive)."""
 
     def _deja_setup_init(self):
         self._source = _Source("nodes")
@@ -528,6 +615,8 @@ class _State:
         self.table_changes = {}
         self.restarts = {}
         self.findings = []
+        self.serial = 0           # the last finding's serial number, which names its witness to _aux and _latest_aux
+        self.deaths = {}          # node: (incarnation, seq) of its last event, for a node that crashed for good
         self.next_predicate = 0
         self.aux_done = False     # the latest aux of open spans was computed for this event
         self.aux_of = None        # the predicate whose latest aux is being computed
@@ -554,8 +643,64 @@ def _deja_setup_reset():
     _script_file[0] = None
 
 
+def _deja_new_run():
+    """Starts another run of the same script (the explorer's next path): every table emptied, every derived value and
+    predicate back to its state before the first event and due for evaluation, the event built-ins cleared; the script,
+    its declarations and the symbols stay, so that no start-up is paid again. What readers read stays linked (their
+    sources are kept), and since every reader is dirty, the first evaluation of the run links them afresh."""
+    global _reading
+    _reading = None
+    for t in _registry.tables:
+        t._rows = {}
+        t._row_list = None
+    for d in _registry.derived:
+        d.dirty = True
+        d._value = None
+        d._history = []
+        d._step = -1
+    for p in _registry.predicates:
+        p.dirty = True
+        p.failing = False
+        p.witnesses = {}
+        p.span_open = False
+        p.latest_aux = {}
+        p.ended_aux = {}
+        if p.aux_watch is not None:
+            p.aux_watch.dirty = True
+    event._clear()
+    nodes._rows.clear()
+    for s in (nodes._source, _state.event_source):
+        s.bump()
+    st = _state
+    st.step = -1
+    st.clocks = {}
+    for source in st.clock_sources.values():
+        source.bump()
+    st.event_read = True
+    st.batch = ()
+    st.batch_at = 0
+    st.batch_index = 0
+    st.message_times = {}
+    st.table_changes = {}
+    st.restarts = {}
+    st.findings = []
+    st.serial = 0
+    st.deaths = {}
+    st.next_predicate = 0
+    st.aux_done = False
+    st.aux_of = None
+    st.spans_open = False
+    st.current = None
+
+
 def _deja_setup_install(tables):
     _state.tables = tables
+
+
+def _deja_setup_deaths(*flat):
+    """The nodes that crashed for good, as (node, incarnation, seq of its last event) triples, flattened."""
+    for i in range(0, len(flat), 3):
+        _state.deaths[flat[i]] = (flat[i + 1], flat[i + 2])
 
 
 # Strings that recur in every step (node ids, event and message types, change kinds) cross from Java as indexes
@@ -603,11 +748,11 @@ def _resume(progress):
         type_ = symbols[flat[i + 6]]
         message_type = flat[i + 7]
         sender = flat[i + 8]
-        _begin(flat[i], node, flat[i + 2], flat[i + 3], flat[i + 4], flat[i + 5], type_,
-               symbols[message_type] if message_type >= 0 else None, symbols[sender] if sender >= 0 else None)
+        dies = _begin(flat[i], node, flat[i + 2], flat[i + 3], flat[i + 4], flat[i + 5], type_,
+                      symbols[message_type] if message_type >= 0 else None, symbols[sender] if sender >= 0 else None)
         i = end
         if c == end and not state.event_read and type_ != "start" and type_ != "crash" \
-                and node not in state.clock_nodes:
+                and node not in state.clock_nodes and not dies:
             index += 1
             continue
         step = state.step
@@ -660,15 +805,25 @@ def _begin(position, node, incarnation, seq, lamport, clock, type_, message_type
             nodes._rows[node] = row
             row.incarnation = None
         # A crash entry starts the next incarnation (the replayer runs it there), so the node is alive after it.
-        alive = True
         if row.incarnation != incarnation:
             _state.restarts[node] = _state.step
-        row.alive = alive
+        row.alive = True
+        row.died_at = None
+        row.died_clock = None
         row.incarnation = incarnation
         nodes._source.bump()
     _state.findings = None
     _state.next_predicate = 0
     _state.aux_done = False
+    death = _state.deaths.get(node)
+    if death is not None and death[0] == incarnation and death[1] == seq:
+        # The node's last event: it crashed after it and never came back.
+        row.alive = False
+        row.died_at = position
+        row.died_clock = clock
+        nodes._source.bump()
+        return True
+    return False
 
 
 def _evaluate():
@@ -700,9 +855,11 @@ def _evaluate():
         p.evaluations += 1
         error = None
         try:
-            ok = bool(p.fn())
-        except Exception as e:
-            ok = False
+            now_failing = _witnesses(p.fn())
+        except BaseException as e:
+            # SystemExit and KeyboardInterrupt too: a predicate cannot end the check (the watchdog's interrupt is
+            # no Python exception and is not caught here).
+            now_failing = None
             error = _format_error(e)
         # Not in a finally clause: one would also run when the watchdog stops the predicate, and _abandoned needs
         # what it read so far.
@@ -710,19 +867,31 @@ def _evaluate():
         _reading = None
         _link(p, read)
         if error is not None:
-            _finding((i, "E", error))
+            _finding((i, "E", error, None, 0))
             p.failing = True
-        elif not ok and not p.failing:
-            _finding((i, "F", ""))
-            if p.kind == "eventually":
-                p.span_open = True
-                if p.aux_watch is not None:
-                    p.aux_watch.dirty = True
-            p.failing = True
-        elif ok and p.failing:
-            _finding((i, "T", ""))
-            p.span_open = False
+            continue
+        before = p.witnesses
+        if not now_failing and not before:
             p.failing = False
+            continue
+        # Each witness that disappeared ends its finding (a span's end), each that appeared is a new one.
+        for key in [k for k in before if k not in now_failing]:
+            serial, _ = before.pop(key)
+            if p.kind == "eventually":
+                p.ended_aux[serial] = p.latest_aux.pop(serial, None)
+            _finding((i, "T", "", None, serial))
+        for key, w in now_failing.items():
+            if key not in before:
+                _state.serial += 1
+                before[key] = (_state.serial, w)
+                _finding((i, "F", "", _witness_value(w), _state.serial))
+                if p.kind == "eventually":
+                    p.span_open = True
+                    if p.aux_watch is not None:
+                        p.aux_watch.dirty = True
+        if not before:
+            p.span_open = False
+        p.failing = bool(before)
     _state.next_predicate = count
     _state.current = None
     if not _state.aux_done:
@@ -755,7 +924,15 @@ def _update_latest_aux():
             elif not watch.dirty:
                 continue
             _state.aux_of = p
-            p.latest_aux = _aux_values(p)
+            shared = None
+            for serial, w in p.witnesses.values():
+                if shared is not None:
+                    p.latest_aux[serial] = shared
+                    continue
+                values = _aux_values(p, w)
+                p.latest_aux[serial] = values
+                if not any(p.aux_takes_witness):
+                    shared = values
             if watch is not None:
                 watch.dirty = False
     _state.aux_of = None
@@ -777,7 +954,8 @@ def _abandoned():
     if _state.aux_of is not None:
         # Stopped while taking an open span's aux values: not the predicate's fault, and no finding; they are
         # taken again after the next event.
-        _state.aux_of.latest_aux = {"aux": "<timed out>"}
+        for serial, _ in _state.aux_of.witnesses.values():
+            _state.aux_of.latest_aux[serial] = {"aux": "<timed out>"}
         if _state.aux_of.aux_watch is not None:
             _state.aux_of.aux_watch.dirty = True
         _state.aux_of = None
@@ -796,25 +974,37 @@ def _abandoned():
     return name
 
 
-def _aux(index):
-    """The predicate's aux values, by name, computed now (only at violations)."""
+def _aux(index, serial):
+    """The aux values of the predicate's finding with this serial number (its witness now present), computed now
+    (only at violations)."""
     global _reading
     _reading = None
-    return _aux_values(_registry.predicates[index])
+    p = _registry.predicates[index]
+    for s, w in p.witnesses.values():
+        if s == serial:
+            return _aux_values(p, w)
+    return _aux_values(p, None)
 
 
-def _latest_aux(index):
-    """An eventually predicate's aux values after the latest event of its span (see _update_latest_aux)."""
-    return _registry.predicates[index].latest_aux or {}
+def _latest_aux(index, serial):
+    """An eventually predicate's aux values for the span with this serial number after the latest event of the
+    span (see _update_latest_aux); a span that ended is forgotten once asked."""
+    p = _registry.predicates[index]
+    if serial in p.ended_aux:
+        return p.ended_aux.pop(serial) or {}
+    if serial == 0:  # any span's (callers that know of no witness)
+        for values in p.latest_aux.values():
+            return values or {}
+    return p.latest_aux.get(serial) or {}
 
 
-def _aux_values(p):
+def _aux_values(p, witness):
     out = {}
-    for a in p.aux:
+    for a, takes in zip(p.aux, p.aux_takes_witness):
         name = getattr(a, "name", None) or getattr(a, "__name__", "aux")
         try:
-            out[name] = a()
-        except Exception as e:
+            out[name] = a(witness) if takes else a()
+        except BaseException as e:
             out[name] = "<error: %s: %s>" % (type(e).__name__, e)
     return out
 
@@ -859,6 +1049,33 @@ def _deja_setup_predicates():
     out = []
     for p in _registry.predicates:
         out.append((p.name, p.kind))
+    return out
+
+
+def _deja_setup_reads(index):
+    """What each predicate read at its last evaluation, directly or through derived values: {predicate: (names of
+    tables, derived values and the built-ins 'nodes', 'event', 'clock', sorted)}; for index >= 0, only that
+    predicate's names."""
+    derived_by_source = {}
+    for d in _registry.derived:
+        derived_by_source[d._source] = d
+    out = {}
+    for p in (_registry.predicates if index < 0 else [_registry.predicates[index]]):
+        names = set()
+        seen = set()
+        todo = list(p._deps)
+        while todo:
+            source = todo.pop()
+            if source in seen:
+                continue
+            seen.add(source)
+            names.add(source.name)
+            d = derived_by_source.get(source)
+            if d is not None:
+                todo.extend(d._deps)
+        out[p.name] = tuple(sorted(names))
+        if index >= 0:
+            return out[p.name]
     return out
 
 

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * point is also computed independently from the replayed nodes' fields, so the checker must agree with it.
  */
 class CheckerPaxosIT {
-    private static final Path SCRIPT = Path.of("../scripts/paxos.py");
+    private static final Path SCRIPT = ExampleRuns.script("paxos");
     private static final long LATEST_RESPONSE_SEED = 22;
     private static final long SPEC_SEED = 3;
 

@@ -1,14 +1,18 @@
 package dev.deja.cli;
 
 import dev.deja.check.Violation;
+import dev.deja.check.store.CheckDatabaseException;
+import dev.deja.check.store.H2StateHistory;
 import dev.deja.node.NodeId;
+import dev.deja.view.DisplayUnavailableException;
 import dev.deja.view.EventFilter;
 import dev.deja.view.PictureSettings;
-import dev.deja.view.Threshold;
+import dev.deja.check.Threshold;
 import dev.deja.view.TraceModel;
 import dev.deja.view.Viewer;
 import dev.deja.view.WindowSettings;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,10 +35,10 @@ import picocli.CommandLine.Parameters;
                         + "and its node's state after it (replayed), step along the node, the trace or the message, "
                         + "show its happens-before cone, filter."},
         footer = {"", "Examples:",
-                "  deja view traces/paxos --report report.json --at 3231",
-                "  deja view traces/paxos --png paxos.png --from 3170 --to 3250 --report report.json",
-                "  deja view traces/lock --png stripe.png --report lock.json --threshold enough_time=5",
-                "  deja view traces/paxos --png begins.png --type Begin --node n1 --node n2"})
+                "  ./deja view traces/paxos --report report.json --at 3231",
+                "  ./deja view traces/paxos --png paxos.png --from 3170 --to 3250 --report report.json",
+                "  ./deja view traces/lock --png stripe.png --report lock.json --threshold enough_time=5",
+                "  ./deja view traces/paxos --png begins.png --type Begin --node n1 --node n2"})
 public final class ViewCommand implements Callable<Integer> {
     /** Positions shown around --at in a picture when no range is given. */
     private static final int BEFORE_AT = 100;
@@ -43,7 +47,8 @@ public final class ViewCommand implements Callable<Integer> {
     @Parameters(paramLabel = "TRACE", description = "The trace directory.")
     Path trace;
 
-    @Option(names = "--png", paramLabel = "FILE", description = "Write the graph to this PNG file instead of opening a window.")
+    @Option(names = {"--png", "--out"}, paramLabel = "FILE",
+            description = "Write the graph to this PNG file instead of opening a window (no display needed).")
     Path png;
 
     @Option(names = "--from", paramLabel = "POS", description = "First position in the picture (default: the start, or --at minus 100).")
@@ -55,7 +60,8 @@ public final class ViewCommand implements Callable<Integer> {
     @Option(names = "--width", paramLabel = "PIXELS", description = "Width of the picture (default: about 10 pixels a position, 640 to 2400).")
     Integer width;
 
-    @Option(names = "--report", paramLabel = "FILE", description = "A check report (deja check --json FILE) whose violations fill the stripe.")
+    @Option(names = "--report", paramLabel = "FILE", description = "A check report (deja check --json FILE) whose violations fill the stripe "
+            + "(default: the latest 'deja check' of the trace).")
     Path report;
 
     @Option(names = "--threshold", paramLabel = "NAME=VALUE",
@@ -95,8 +101,16 @@ public final class ViewCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<Threshold> parsedThresholds = thresholds.stream().map(Threshold::parse).toList();
         if (png == null && !Viewer.displayAvailable()) {
-            throw new IllegalArgumentException("no display to open a window on (DISPLAY is not set); write a picture "
-                    + "instead with --png FILE");
+            throw new IllegalArgumentException("cannot open a window: no display (DISPLAY is not set); "
+                    + Viewer.windowRequirement() + "; or write a picture instead with --png FILE");
+        }
+        if (png == null) {
+            try {
+                Viewer.startDisplay(); // before reading the trace: a machine without a toolkit is told at once
+            } catch (DisplayUnavailableException e) {
+                err.println("deja view: " + e.getMessage() + "; or write a picture instead with --png FILE");
+                return ExitCodes.USAGE;
+            }
         }
         long start = System.nanoTime();
         TraceModel model = TraceModel.open(trace);
@@ -106,7 +120,7 @@ public final class ViewCommand implements Callable<Integer> {
             throw new IllegalArgumentException(trace + ": the trace holds no entries");
         }
         EventFilter filter = filter(model);
-        List<Violation> violations = report == null ? List.of() : Viewer.violationsOf(model, report);
+        List<Violation> violations = report == null ? storedViolations(err) : Viewer.violationsOf(model, report);
         if (at != null) {
             requirePosition("--at", at, model);
         }
@@ -141,8 +155,29 @@ public final class ViewCommand implements Callable<Integer> {
         long inRange = violations.stream().filter(v -> v.event().position() >= first && v.event().position() <= end).count();
         System.out.printf(Locale.ROOT, "deja view: wrote %s: positions %d..%d of %d, %d node(s)%s%n", png, first, end,
                 model.size(), filter.nodes().isEmpty() ? model.nodes().size() : filter.nodes().size(),
-                report == null ? "" : ", " + inRange + " of " + violations.size() + " violation(s) in range");
+                violations.isEmpty() ? "" : ", " + inRange + " of " + violations.size() + " violation(s) in range");
         return 0;
+    }
+
+    /**
+     * Without --report: the latest check's findings as stored with the trace's state history (what that check printed),
+     * or none if the trace was never checked.
+     */
+    private List<Violation> storedViolations(PrintWriter err) {
+        if (!Files.isRegularFile(trace.resolve(H2StateHistory.DIRECTORY).resolve(H2StateHistory.NAME + ".mv.db"))) {
+            return List.of();
+        }
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_ONLY)) {
+            List<Violation> stored = history.lastViolations().orElse(List.of());
+            if (!stored.isEmpty()) {
+                err.println("deja view: showing the " + stored.size() + " finding(s) of the latest 'deja check' of "
+                        + trace + " (--report FILE shows another report's)");
+            }
+            return stored;
+        } catch (CheckDatabaseException e) {
+            err.println("deja view: the latest check's findings cannot be read (" + e.getMessage() + "); showing none");
+            return List.of();
+        }
     }
 
     private static void requirePosition(String option, int position, TraceModel model) {

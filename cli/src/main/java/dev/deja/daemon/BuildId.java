@@ -17,21 +17,24 @@ final class BuildId {
     private BuildId() {
     }
 
-    /** The build at {@code home} now. */
-    static String of(Path home) {
+    /** The build at {@code home} that runs with class path {@code classpath}, now. */
+    static String of(Path home, String classpath) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            Path classpath = home.resolve("cli/target/classpath.txt");
-            String entries = Files.isRegularFile(classpath) ? Files.readString(classpath, StandardCharsets.UTF_8).strip() : "";
-            digest.update(entries.getBytes(StandardCharsets.UTF_8));
+            digest.update(classpath.getBytes(StandardCharsets.UTF_8));
             Path absoluteHome = home.toAbsolutePath().normalize();
             add(digest, home.resolve("cli/target/deja.stamp"));
-            add(digest, home.resolve("cli/target/classes/dev/deja/main/DejaCli.class"));
-            add(digest, home.resolve("cli/target/classes/dev/deja/daemon/DaemonServer.class"));
-            for (String entry : entries.split(java.io.File.pathSeparator)) {
+            for (String entry : classpath.split(java.io.File.pathSeparator)) {
+                if (entry.isEmpty()) {
+                    continue;
+                }
                 Path path = Path.of(entry);
-                if (!entry.isEmpty() && path.toAbsolutePath().normalize().startsWith(absoluteHome)) {
-                    add(digest, path);
+                if (path.toAbsolutePath().normalize().startsWith(absoluteHome)) {
+                    // The installation's own modules (jars, or class directories through a class that always changes).
+                    add(digest, Files.isDirectory(path) ? path.resolve("dev/deja/main/DejaCli.class") : path);
+                    if (Files.isDirectory(path)) {
+                        add(digest, path.resolve("dev/deja/daemon/DaemonServer.class"));
+                    }
                 }
             }
             return HexFormat.of().formatHex(digest.digest(), 0, 12);

@@ -59,6 +59,8 @@ public final class DaemonClient {
 
     /** The launcher's JVM flags for a server, one a line; not part of the environment compared. */
     static final String FLAGS_VARIABLE = "DEJA_DAEMON_FLAGS";
+    /** The launcher's class path for a server; not part of the environment compared. */
+    static final String CLASSPATH_VARIABLE = "DEJA_DAEMON_CLASSPATH";
 
     private DaemonClient() {
     }
@@ -74,11 +76,12 @@ public final class DaemonClient {
 
     /** Runs {@code args} through the warm engine of the installation at {@code home}; its exit status, or RUN_COLD. */
     static int run(Path home, String[] args) {
-        if (!eligible(args)) {
+        String classpath = System.getenv(CLASSPATH_VARIABLE);
+        if (!eligible(args) || classpath == null) {
             return RUN_COLD;
         }
         DaemonLocation location = DaemonLocation.of(home);
-        Protocol.Request request = request(Protocol.Kind.RUN, home, Arrays.asList(args));
+        Protocol.Request request = request(Protocol.Kind.RUN, BuildId.of(home, classpath), Arrays.asList(args));
         boolean started = false;
         for (int attempt = 0; attempt < 3; attempt++) {
             SocketChannel channel = connect(location);
@@ -87,7 +90,7 @@ public final class DaemonClient {
                     return RUN_COLD;
                 }
                 started = true;
-                channel = start(location, home);
+                channel = start(location, home, classpath);
                 if (channel == null) {
                     return RUN_COLD;
                 }
@@ -128,9 +131,9 @@ public final class DaemonClient {
         return !args[0].equals("view") || png;
     }
 
-    static Protocol.Request request(Protocol.Kind kind, Path home, List<String> args) {
+    static Protocol.Request request(Protocol.Kind kind, String build, List<String> args) {
         Console console = System.console();
-        return new Protocol.Request(kind, BuildId.of(home), System.getProperty("user.dir"), environment(System.getenv()),
+        return new Protocol.Request(kind, build, System.getProperty("user.dir"), environment(System.getenv()),
                 console != null && console.isTerminal(), encoding("stdout.encoding"), encoding("stderr.encoding"),
                 List.copyOf(args));
     }
@@ -143,7 +146,8 @@ public final class DaemonClient {
     static Map<String, String> environment(Map<String, String> all) {
         Map<String, String> chosen = new TreeMap<>();
         all.forEach((name, value) -> {
-            if (ENVIRONMENT.contains(name) || (name.startsWith("DEJA_") && !name.equals(FLAGS_VARIABLE))) {
+            if (ENVIRONMENT.contains(name) || (name.startsWith("DEJA_") && !name.equals(FLAGS_VARIABLE)
+                    && !name.equals(CLASSPATH_VARIABLE))) {
                 chosen.put(name, value);
             }
         });
@@ -238,7 +242,7 @@ public final class DaemonClient {
      * Starts a server for this working directory and environment and connects to it; null (with a line saying why)
      * if it does not come up.
      */
-    private static SocketChannel start(DaemonLocation location, Path home) {
+    private static SocketChannel start(DaemonLocation location, Path home, String classpath) {
         Process process;
         try {
             location.ensurePrivate();
@@ -250,7 +254,7 @@ public final class DaemonClient {
                     break;
                 }
             }
-            command.addAll(serverCommand(home));
+            command.addAll(serverCommand(home, classpath));
             File log = location.log().toFile();
             process = new ProcessBuilder(command).directory(new File(System.getProperty("user.dir")))
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
@@ -277,7 +281,7 @@ public final class DaemonClient {
     }
 
     /** The command that starts a server: this JDK, the launcher's flags, the installation's class path. */
-    static List<String> serverCommand(Path home) throws IOException {
+    static List<String> serverCommand(Path home, String classpath) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         String flags = System.getenv(FLAGS_VARIABLE);
@@ -294,8 +298,6 @@ public final class DaemonClient {
         if (directory != null) {
             command.add("-Ddeja.daemon.dir=" + directory);
         }
-        String classpath = home.resolve("cli/target/classes") + File.pathSeparator
-                + Files.readString(home.resolve("cli/target/classpath.txt")).strip();
         command.add("-cp");
         command.add(classpath);
         command.add("dev.deja.daemon.DaemonServer"); // by name: the client loads none of the server's classes
@@ -329,7 +331,7 @@ public final class DaemonClient {
             return Optional.empty();
         }
         java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
-        Outcome outcome = exchange(channel, request(kind, home, List.of()), text, text);
+        Outcome outcome = exchange(channel, request(kind, "", List.of()), text, text);
         return outcome.kind() == Outcome.Kind.EXIT ? Optional.of(text.toString(StandardCharsets.UTF_8)) : Optional.empty();
     }
 

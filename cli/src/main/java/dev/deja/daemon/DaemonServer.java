@@ -102,7 +102,8 @@ public final class DaemonServer {
     public static void main(String[] args) throws IOException {
         ignoreTerminalSignals();
         Path home = Path.of(System.getProperty("deja.home", ""));
-        DaemonServer server = new DaemonServer(DaemonLocation.of(home), BuildId.of(home), System.getProperty("user.dir"),
+        DaemonServer server = new DaemonServer(DaemonLocation.of(home),
+                BuildId.of(home, System.getProperty("java.class.path")), System.getProperty("user.dir"),
                 DaemonClient.environment(System.getenv()), DaemonLocation.currentUser(), idle(),
                 () -> System.exit(0));
         if (!server.bind()) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.deja.check.CheckReport;
 import dev.deja.check.testing.ExampleRuns;
+import dev.deja.examples.paxos.PaxosExample;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * golden output, exit codes, the JSON report and clear errors for bad scripts.
  */
 class CheckCommandIT {
-    private static final String SCRIPT = "../scripts/paxos.py";
+    private static final String SCRIPT = Path.of("..").resolve(new PaxosExample().script().orElseThrow()).toString();
     /** A seed on which the latest-response bug changes the decision (see CheckerPaxosIT). */
     private static final long SEED = 22;
 

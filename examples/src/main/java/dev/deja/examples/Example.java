@@ -3,6 +3,7 @@ package dev.deja.examples;
 import dev.deja.node.Node;
 import dev.deja.runtime.WorkloadDriver;
 import dev.deja.node.NodeId;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,6 +42,15 @@ public interface Example {
      */
     default Map<String, String> longRunArguments() {
         return Map.of();
+    }
+
+    /**
+     * The predicate script that checks this example ({@code deja check TRACE SCRIPT}), relative to the Deja
+     * installation, e.g. {@code scripts/paxos.py}; empty if the example ships none. Tests and benchmarks take the
+     * script from here rather than from the example's name.
+     */
+    default Optional<Path> script() {
+        return Optional.empty();
     }
 
     /** How many nodes a deployment uses when the user does not say. */

@@ -3,6 +3,7 @@ package dev.deja.examples;
 import dev.deja.node.NodeId;
 import dev.deja.runtime.ClusterSpec;
 import dev.deja.runtime.Deployment;
+import dev.deja.runtime.FaultModel;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -28,7 +29,7 @@ import java.util.Optional;
  * }</pre>
  */
 public record ExampleDeployment(Example example, int nodes, Optional<String> bug, Map<String, String> extraArgs,
-                                ClusterSpec.Faults faults, Duration duration, List<Deployment.NodeAction> actions,
+                                FaultModel faults, Duration duration, List<Deployment.NodeAction> actions,
                                 Optional<Path> traceDirectory, Path workDirectory, String classpath, String command,
                                 List<String> nodeJvmFlags) {
     /** Most nodes a loopback deployment starts. */
@@ -64,8 +65,6 @@ public record ExampleDeployment(Example example, int nodes, Optional<String> bug
         settings.put("bug", bug.orElse(null));
         settings.put("nodes", nodes);
         settings.put("args", extraArgs);
-        settings.put("dropProbability", faults.dropProbability());
-        settings.put("maxExtraDelayMillis", faults.maxExtraDelayMillis());
         settings.put("durationMillis", duration.toMillis());
         settings.put("actions", actions.stream().map(a -> a.kind().name().toLowerCase() + " " + a.node() + "@"
                 + a.at().toMillis() + "ms").toList());
@@ -104,8 +103,7 @@ public record ExampleDeployment(Example example, int nodes, Optional<String> bug
         private int nodes;
         private Optional<String> bug = Optional.empty();
         private final Map<String, String> extraArgs = new LinkedHashMap<>();
-        private double dropProbability;
-        private long maxExtraDelayMillis;
+        private FaultModel.Builder faults = FaultModel.builder();
         private Duration duration = Duration.ofSeconds(20);
         private final List<Deployment.NodeAction> actions = new ArrayList<>();
         private Optional<Path> traceDirectory = Optional.empty();
@@ -125,9 +123,16 @@ public record ExampleDeployment(Example example, int nodes, Optional<String> bug
 
         public Builder arg(String key, String value) { extraArgs.put(key, value); return this; }
 
-        public Builder dropProbability(double probability) { this.dropProbability = probability; return this; }
+        /** Replaces every fault set so far with {@code model}. */
+        public Builder faults(FaultModel model) { this.faults = model.toBuilder(); return this; }
 
-        public Builder maxExtraDelay(Duration delay) { this.maxExtraDelayMillis = delay.toMillis(); return this; }
+        public Builder dropProbability(double probability) { faults.dropProbability(probability); return this; }
+
+        /** An extra delay of 0..{@code delay} per message. */
+        public Builder maxExtraDelay(Duration delay) { faults.delayMillis(0, delay.toMillis()); return this; }
+
+        /** The seed of the injected faults (default 0). */
+        public Builder faultSeed(long seed) { faults.seed(seed); return this; }
 
         public Builder duration(Duration value) { this.duration = value; return this; }
 
@@ -161,7 +166,7 @@ public record ExampleDeployment(Example example, int nodes, Optional<String> bug
         public ExampleDeployment build() {
             Objects.requireNonNull(workDirectory, "workDirectory");
             return new ExampleDeployment(example, nodes, bug, extraArgs,
-                    new ClusterSpec.Faults(dropProbability, maxExtraDelayMillis), duration, actions, traceDirectory,
+                    faults.build(), duration, actions, traceDirectory,
                     workDirectory, classpath, command, nodeJvmFlags);
         }
     }

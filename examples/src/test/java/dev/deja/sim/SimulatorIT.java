@@ -1,5 +1,6 @@
 package dev.deja.sim;
 
+import dev.deja.runtime.Partition;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -15,5 +15,6 @@ public final class RecorderAgent {
             throw new IllegalArgumentException("usage: -javaagent:deja-recorder.jar=TRACE_DIRECTORY");
         }
         System.setProperty(Recording.PROPERTY, arguments);
+        QuietLogging.apply();
     }
 }

@@ -3,10 +3,9 @@ package dev.deja.runtime;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.deja.node.NodeId;
-import dev.deja.trace.internal.Json;
+import dev.deja.trace.JsonFiles;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,14 +22,17 @@ import java.util.Objects;
  *   "nodes":   { "n1": { "address": "127.0.0.1:7001", "class": "dev.deja.examples.paxos.PaxosNode",
  *                        "args": { "bug": "spec" } }, ... },
  *   "clients": { "client": { "address": "127.0.0.1:7100", "class": "dev.deja.examples.paxos.PaxosClient" } },
- *   "faults":  { "dropProbability": 0.1, "maxExtraDelayMillis": 20 }
+ *   "faults":  { "seed": 7, "dropProbability": 0.1, "delayMillis": "0..20", "partitions": [ "n1|n2,n3@2s..4s" ],
+ *                "kill": [ "n2@1s" ], "restart": [ "n2@3s" ] }
  * }
  * }</pre>
  *
- * Nodes are each other's peers; clients are addressable but are nobody's peer and are not recorded.
+ * Nodes are each other's peers; clients are addressable but are nobody's peer and are not recorded. The
+ * {@code "faults"} object is a {@link FaultModel} (every key optional; the older {@code "maxExtraDelayMillis"}
+ * still reads).
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
-public record ClusterSpec(Map<NodeId, Member> nodes, Map<NodeId, Member> clients, Faults faults) {
+public record ClusterSpec(Map<NodeId, Member> nodes, Map<NodeId, Member> clients, FaultModel faults) {
     /** One process: where it listens, which {@code Node} class it runs and with which arguments. */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
     public record Member(String address, @JsonProperty("class") String nodeClass, Map<String, String> args) {
@@ -54,30 +56,10 @@ public record ClusterSpec(Map<NodeId, Member> nodes, Map<NodeId, Member> clients
         }
     }
 
-    /**
-     * Network faults injected by the deployment runtime on the sending side.
-     *
-     * @param dropProbability     chance that a message between two different processes is silently lost
-     * @param maxExtraDelayMillis each message is delayed by a uniform random 0..max milliseconds (which can
-     *                            reorder messages)
-     */
-    public record Faults(double dropProbability, long maxExtraDelayMillis) {
-        public static final Faults NONE = new Faults(0, 0);
-
-        public Faults {
-            if (!(dropProbability >= 0 && dropProbability <= 1)) {
-                throw new IllegalArgumentException("drop probability must be in [0, 1], was " + dropProbability);
-            }
-            if (maxExtraDelayMillis < 0) {
-                throw new IllegalArgumentException("extra delay cannot be negative: " + maxExtraDelayMillis);
-            }
-        }
-    }
-
     public ClusterSpec {
         nodes = nodes == null ? Map.of() : new LinkedHashMap<>(nodes);
         clients = clients == null ? Map.of() : new LinkedHashMap<>(clients);
-        faults = faults == null ? Faults.NONE : faults;
+        faults = faults == null ? FaultModel.NONE : faults;
         for (NodeId client : clients.keySet()) {
             if (nodes.containsKey(client)) {
                 throw new IllegalArgumentException(client + " is listed both as a node and as a client");
@@ -88,21 +70,31 @@ public record ClusterSpec(Map<NodeId, Member> nodes, Map<NodeId, Member> clients
     /** Reads a cluster file, naming the file in every error. */
     public static ClusterSpec read(Path file) {
         try {
-            ClusterSpec spec = Json.MAPPER.readValue(Files.readAllBytes(file), ClusterSpec.class);
+            ClusterSpec spec = JsonFiles.read(file, ClusterSpec.class);
             if (spec.nodes().isEmpty()) {
                 throw new IllegalArgumentException("no nodes");
             }
             spec.nodes().values().forEach(Member::socketAddress);
             spec.clients().values().forEach(Member::socketAddress);
+            spec.faults().requireNodes(java.util.Set.copyOf(spec.allIds()));
             return spec;
+        } catch (com.fasterxml.jackson.databind.JsonMappingException e) {
+            Throwable cause = e.getCause() instanceof IllegalArgumentException wrong ? wrong : e;
+            throw new IllegalArgumentException("cluster file " + file + ": " + (cause == e ? e.getOriginalMessage()
+                    : cause.getMessage()), e);
         } catch (IOException | IllegalArgumentException e) {
             throw new IllegalArgumentException("cluster file " + file + ": " + e.getMessage(), e);
         }
     }
 
+    /** The same cluster with other faults. */
+    public ClusterSpec withFaults(FaultModel other) {
+        return new ClusterSpec(nodes, clients, other);
+    }
+
     /** Writes this spec as a cluster file. */
     public void write(Path file) throws IOException {
-        Json.writeAtomically(file, this);
+        JsonFiles.writeAtomically(file, this);
     }
 
     /** The member called {@code id}, node or client. */

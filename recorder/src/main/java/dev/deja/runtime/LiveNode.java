@@ -2,32 +2,23 @@ package dev.deja.runtime;
 
 import dev.deja.node.Node;
 import dev.deja.node.NodeId;
-import dev.deja.node.TimerId;
 import dev.deja.runtime.internal.FileStorage;
 import dev.deja.runtime.internal.TcpTransport;
 import dev.deja.trace.MessageCodec;
 import dev.deja.trace.NodeLogWriter;
-import dev.deja.trace.Payload;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One node (or client) of a loopback deployment, running in the current process: real TCP, real timers,
@@ -41,8 +32,18 @@ import java.util.concurrent.TimeUnit;
  * the recording.
  */
 public final class LiveNode implements AutoCloseable {
-    /** Where to run and whether to record. */
-    public record Options(Path storageDirectory, Optional<Path> recordTo, PrintStream logOutput) {
+    /**
+     * Where to run and whether to record.
+     *
+     * @param workloadStartFile where the deployment announces when its workload began (the origin of partition
+     *                          times); empty times partitions from this node's start
+     */
+    public record Options(Path storageDirectory, Optional<Path> recordTo, PrintStream logOutput,
+                          Optional<Path> workloadStartFile) {
+        /** Options without a workload start file. */
+        public Options(Path storageDirectory, Optional<Path> recordTo, PrintStream logOutput) {
+            this(storageDirectory, recordTo, logOutput, Optional.empty());
+        }
     }
 
     private static final String INCARNATION_FILE = "incarnation";
@@ -96,13 +97,15 @@ public final class LiveNode implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.platform = new LivePlatform(storage, Set.copyOf(cluster.allIds()), writer != null);
+        this.platform = new LivePlatform(self, storage, Set.copyOf(cluster.allIds()), writer != null,
+                cluster.faults().clockSkewOf(self), tasks, scheduler, this::log);
         this.runner = new NodeRunner(node, new NodeRunner.Setup(self, cluster.nodes().containsKey(self)
                 ? cluster.peersOf(self) : cluster.nodes().keySet().stream().sorted().toList(),
                 member.args(), incarnation, initialLamport, firstSeq, crashed), platform, codec, writer);
         platform.runner = runner;
         this.transport = new TcpTransport(self, cluster, frame -> tasks.add(() -> runner.deliver(frame.from(),
-                frame.senderLamport(), frame.messageId(), frame.message())), scheduler);
+                frame.senderLamport(), frame.messageId(), frame.message())), scheduler,
+                options.workloadStartFile());
         platform.transport = transport;
         this.handlerThread = Thread.ofPlatform().name("deja-handler-" + self).unstarted(this::handlerLoop);
     }
@@ -212,9 +215,9 @@ public final class LiveNode implements AutoCloseable {
         }
     }
 
+    /** The jar's version with digests of the class and its jar, so that a replay can tell other code. */
     private static String codeVersion(Node node) {
-        String version = node.getClass().getPackage().getImplementationVersion();
-        return version == null ? "unknown" : version;
+        return dev.deja.trace.CodeFingerprint.of(node.getClass());
     }
 
     private static int readIncarnation(Path storage) {
@@ -235,121 +238,6 @@ public final class LiveNode implements AutoCloseable {
                     java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the incarnation counter in " + storage, e);
-        }
-    }
-
-    /** A message sent by a handler call, held until the call's entries are written. */
-    private record Outgoing(NodeId to, long senderLamport, long messageId, Payload message) {
-    }
-
-    /**
-     * The live twin of {@link Platform}. While recording it holds the messages handler calls send until their entries
-     * are written (when the group of calls ends): a message must not reach another node before its send is in the log
-     * (a {@code kill -9} in between would leave a receive without its send).
-     */
-    private final class LivePlatform implements Platform {
-        private final FileStorage storage;
-        private final Set<NodeId> addressable;
-        private final boolean holdMessages;
-        private final List<Outgoing> held = new ArrayList<>(); // handler thread only
-        private final SecureRandom random = new SecureRandom();
-        private final Map<Long, ScheduledFuture<?>> timers = new ConcurrentHashMap<>();
-        private NodeRunner runner;
-        private TcpTransport transport;
-
-        LivePlatform(FileStorage storage, Set<NodeId> addressable, boolean holdMessages) {
-            this.storage = storage;
-            this.addressable = addressable;
-            this.holdMessages = holdMessages;
-        }
-
-        /** Sends the messages held for the handler calls whose entries were just written. */
-        void releaseHeld() {
-            for (Outgoing message : held) {
-                send(message.to(), message.senderLamport(), message.messageId(), message.message());
-            }
-            held.clear();
-        }
-
-        /** How many messages are held. */
-        int heldCount() {
-            return held.size();
-        }
-
-        /** Forgets the messages held after the first {@code kept} and returns how many there were. */
-        int dropHeldSince(int kept) {
-            int count = held.size() - kept;
-            held.subList(kept, held.size()).clear();
-            return count;
-        }
-
-        @Override
-        public long currentTimeMillis() {
-            return System.currentTimeMillis();
-        }
-
-        @Override
-        public long nextRandomLong() {
-            return random.nextLong();
-        }
-
-        @Override
-        public Optional<byte[]> storageRead(String key) {
-            return storage.read(key);
-        }
-
-        @Override
-        public void storageWrite(String key, byte[] value) {
-            storage.write(key, value);
-        }
-
-        @Override
-        public void storageSync() {
-            storage.sync();
-        }
-
-        @Override
-        public void transmit(NodeId to, long senderLamport, long messageId, Payload message) {
-            if (holdMessages) {
-                held.add(new Outgoing(to, senderLamport, messageId, message));
-            } else {
-                send(to, senderLamport, messageId, message);
-            }
-        }
-
-        private void send(NodeId to, long senderLamport, long messageId, Payload message) {
-            if (to.equals(self)) {
-                tasks.add(() -> runner.deliver(self, senderLamport, messageId, message));
-            } else {
-                transport.send(to, senderLamport, messageId, message);
-            }
-        }
-
-        @Override
-        public boolean knows(NodeId node) {
-            return addressable.contains(node);
-        }
-
-        @Override
-        public void scheduleTimer(TimerId timer, Duration delay) {
-            ScheduledFuture<?> future = scheduler.schedule(() -> {
-                timers.remove(timer.value());
-                tasks.add(() -> runner.fireTimer(timer));
-            }, delay.toNanos(), TimeUnit.NANOSECONDS);
-            timers.put(timer.value(), future);
-        }
-
-        @Override
-        public void cancelTimer(TimerId timer) {
-            ScheduledFuture<?> future = timers.remove(timer.value());
-            if (future != null) {
-                future.cancel(false);
-            }
-        }
-
-        @Override
-        public void log(NodeId node, int incarnation, String line) {
-            LiveNode.this.log(incarnation, line);
         }
     }
 }

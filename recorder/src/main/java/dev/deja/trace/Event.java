@@ -15,12 +15,17 @@ import java.util.Objects;
  * that handler. {@link Crash} marks the end of an incarnation that was killed.
  */
 public sealed interface Event {
+    /** What kind of event this is: its code in the log, its name, whether it begins a handler call. */
+    EventKind kind();
+
     /** The stable name used by {@code dump --json}: start, receive, send, timer, clock, random, storage-read, crash. */
-    String typeName();
+    default String typeName() {
+        return kind().traceName();
+    }
 
     /** Whether this event begins a handler call. */
     default boolean isDispatch() {
-        return false;
+        return kind().isDispatch();
     }
 
     /** An incarnation started: {@code onStart} was called. */
@@ -32,13 +37,8 @@ public sealed interface Event {
         }
 
         @Override
-        public String typeName() {
-            return "start";
-        }
-
-        @Override
-        public boolean isDispatch() {
-            return true;
+        public EventKind kind() {
+            return EventKind.START;
         }
     }
 
@@ -55,13 +55,8 @@ public sealed interface Event {
         }
 
         @Override
-        public String typeName() {
-            return "receive";
-        }
-
-        @Override
-        public boolean isDispatch() {
-            return true;
+        public EventKind kind() {
+            return EventKind.RECEIVE;
         }
     }
 
@@ -73,8 +68,8 @@ public sealed interface Event {
         }
 
         @Override
-        public String typeName() {
-            return "send";
+        public EventKind kind() {
+            return EventKind.SEND;
         }
     }
 
@@ -85,29 +80,24 @@ public sealed interface Event {
         }
 
         @Override
-        public String typeName() {
-            return "timer";
-        }
-
-        @Override
-        public boolean isDispatch() {
-            return true;
+        public EventKind kind() {
+            return EventKind.TIMER;
         }
     }
 
     /** The node read its clock and saw {@code millis}. */
     record ClockRead(long millis) implements Event {
         @Override
-        public String typeName() {
-            return "clock";
+        public EventKind kind() {
+            return EventKind.CLOCK;
         }
     }
 
     /** The node drew 64 random bits (every {@code RandomGenerator} method is built on these draws). */
     record RandomDraw(long value) implements Event {
         @Override
-        public String typeName() {
-            return "random";
+        public EventKind kind() {
+            return EventKind.RANDOM;
         }
     }
 
@@ -118,8 +108,8 @@ public sealed interface Event {
         }
 
         @Override
-        public String typeName() {
-            return "storage-read";
+        public EventKind kind() {
+            return EventKind.STORAGE_READ;
         }
 
         @Override
@@ -144,8 +134,8 @@ public sealed interface Event {
      */
     record Crash(int crashedIncarnation) implements Event {
         @Override
-        public String typeName() {
-            return "crash";
+        public EventKind kind() {
+            return EventKind.CRASH;
         }
     }
 }

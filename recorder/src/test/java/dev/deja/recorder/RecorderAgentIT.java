@@ -64,7 +64,7 @@ class RecorderAgentIT {
         List<Process> processes = new ArrayList<>();
         for (String id : List.of("n1", "n2")) {
             List<String> command = Deployment.childJavaCommand(recordingFlags, System.getProperty("java.class.path"),
-                    "dev.deja.main.NodeMain", List.of("--cluster", clusterFile.toString(), "--node", id, "--storage",
+                    NodeMain.class.getName(), List.of("--cluster", clusterFile.toString(), "--node", id, "--storage",
                             work.resolve(id).toString()));
             processes.add(new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(work.resolve(id + ".log").toFile()).start());

@@ -37,7 +37,7 @@ class LoopbackDeploymentIT {
         for (String id : List.of("n1", "n2", "n3")) {
             nodes.put(new NodeId(id), new ClusterSpec.Member("127.0.0.1:" + freePort(), GossipNode.class.getName(), Map.of()));
         }
-        ClusterSpec cluster = new ClusterSpec(nodes, Map.of(), new ClusterSpec.Faults(0.1, 5));
+        ClusterSpec cluster = new ClusterSpec(nodes, Map.of(), FaultModel.builder().dropProbability(0.1).delayMillis(0, 5).seed(11).build());
         Path trace = temporary.resolve("trace");
         Deployment.Plan plan = new Deployment.Plan(cluster, Optional.empty(), Optional.of(trace), temporary.resolve("work"),
                 Duration.ofSeconds(4), List.of(

@@ -1,5 +1,6 @@
 package dev.deja.view;
 
+import dev.deja.check.Threshold;
 import dev.deja.check.Violation;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,8 +50,14 @@ public record PictureSettings(int fromPosition, int toPosition, int widthPixels,
         }
     }
 
-    /** Whether {@code violation} is drawn dark: every threshold that applies to it passes. */
+    /**
+     * Whether {@code violation} is drawn dark: it counts as a violation ({@link Violation#counted()}: not a closed
+     * span, not screened out by the check's thresholds) and every threshold given here that applies to it passes.
+     */
     public boolean isDark(Violation violation) {
+        if (!violation.counted()) {
+            return false;
+        }
         for (Threshold threshold : thresholds) {
             if (threshold.appliesTo(violation) && !threshold.passes(violation)) {
                 return false;

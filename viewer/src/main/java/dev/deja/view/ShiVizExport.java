@@ -1,5 +1,6 @@
 package dev.deja.view;
 
+import dev.deja.trace.EventKind;
 import dev.deja.view.internal.EventText;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -65,20 +66,20 @@ public final class ShiVizExport {
         out.write('\n');
         long written = 0;
         for (int position = 0; position < model.size(); position++) {
-            EventType type = model.type(position);
-            if (entries == Entries.MESSAGES_AND_HANDLERS && !(type.isDispatch() || type == EventType.SEND)) {
+            EventKind type = model.type(position);
+            if (entries == Entries.MESSAGES_AND_HANDLERS && !(type.isDispatch() || type == EventKind.SEND || type == EventKind.CRASH)) {
                 continue;
             }
             int lane = model.laneOf(position);
             int[] clock = clocks[lane];
-            if (type == EventType.RECEIVE && model.counterpart(position) >= 0) {
+            if (type == EventKind.RECEIVE && model.counterpart(position) >= 0) {
                 int[] sent = atSend.get(model.counterpart(position));
                 for (int i = 0; i < lanes; i++) {
                     clock[i] = Math.max(clock[i], sent[i]);
                 }
             }
             clock[lane]++;
-            if (type == EventType.SEND) {
+            if (type == EventKind.SEND) {
                 atSend.put(position, clock.clone());
             }
             out.write(EventText.describe(model, position));

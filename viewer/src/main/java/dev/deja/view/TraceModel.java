@@ -1,6 +1,7 @@
 package dev.deja.view;
 
 import dev.deja.node.NodeId;
+import dev.deja.trace.EventKind;
 import dev.deja.trace.Trace;
 import dev.deja.trace.TraceEvent;
 import dev.deja.view.internal.TraceModelLoader;
@@ -43,7 +44,7 @@ public interface TraceModel {
     /** How many entries the trace holds. */
     int size();
 
-    /** The recorded nodes, one lane each, sorted by id; lane {@code i} is {@code nodes().get(i)}. */
+    /** The recorded nodes, one lane each, in natural order ({@code n2} before {@code n10}); lane {@code i} is {@code nodes().get(i)}. */
     List<NodeId> nodes();
 
     /** The lane of {@code node}, or -1 if it was not recorded. */
@@ -70,7 +71,7 @@ public interface TraceModel {
     /** The node's own clock when the entry was recorded. */
     long atMillis(int position);
 
-    EventType type(int position);
+    EventKind type(int position);
 
     /** For a send or receive, the index of its message type in {@link #messageTypes()}; otherwise -1. */
     int messageType(int position);

@@ -1,5 +1,6 @@
 package dev.deja.view;
 
+import dev.deja.check.Threshold;
 import dev.deja.check.Violation;
 import java.nio.file.Path;
 import java.util.List;

@@ -26,7 +26,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * Checking cost, for every registered example that ships a predicate script ({@code scripts/<name>.py}): on the
+ * Checking cost, for every registered example that ships a predicate script ({@link Example#script()}): on the
  * example's simulated trace, rounds of a plain replay, a full check ({@code deja check --fresh}: replay, state
  * extraction, Python predicates, H2 history), and a re-check from that history ({@code deja check} with the
  * tables unchanged), interleaved. Where {@code bench/baseline/<name>_check.py} exists, each round also runs the
@@ -55,7 +55,11 @@ final class CheckBenchmark {
         ObjectNode baselines = Results.object();
         List<String> skipped = new ArrayList<>();
         for (Example example : Examples.all()) {
-            Path script = workspace.settings().home().resolve("scripts").resolve(example.name() + ".py");
+            if (example.script().isEmpty()) {
+                skipped.add(example.name() + " (names no predicate script)");
+                continue;
+            }
+            Path script = workspace.settings().home().resolve(example.script().get());
             if (!Files.isRegularFile(script)) {
                 skipped.add(example.name() + " (no " + script + ")");
                 continue;

@@ -2,9 +2,8 @@ package dev.deja.bench.internal;
 
 import dev.deja.trace.NodeLog;
 import dev.deja.trace.Trace;
+import dev.deja.trace.TraceEncoding;
 import dev.deja.trace.TraceEvent;
-import dev.deja.trace.internal.DocumentBuilder;
-import dev.deja.trace.internal.EntryCodec;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
@@ -24,7 +23,7 @@ import java.util.TreeMap;
  */
 record TraceBytes(long entries, long storedBytes, long rawBytes, long diskBytes, Map<String, long[]> byType) {
     static TraceBytes measure(Path trace) {
-        EntryCodec codec = new EntryCodec();
+        TraceEncoding encoding = new TraceEncoding();
         long entries = 0;
         long stored = 0;
         long raw = 0;
@@ -35,13 +34,12 @@ record TraceBytes(long entries, long storedBytes, long rawBytes, long diskBytes,
                 while (cursor.hasNext()) {
                     TraceEvent event = cursor.next();
                     if (event.incarnation() != incarnation) { // each incarnation's queue is a log of its own
-                        codec.startLog();
+                        encoding.startLog();
                         incarnation = event.incarnation();
                     }
-                    int entryLength = codec.encode(event);
-                    long storedLength = DocumentBuilder.lengthPrefixBytes(entryLength) + entryLength;
-                    int rawEntryLength = EntryCodec.HEADER_BYTES + codec.lastRawLength();
-                    long rawLength = DocumentBuilder.lengthPrefixBytes(rawEntryLength) + rawEntryLength;
+                    TraceEncoding.EntrySize size = encoding.measure(event);
+                    long storedLength = size.storedBytes();
+                    long rawLength = size.rawBytes();
                     entries++;
                     stored += storedLength;
                     raw += rawLength;

@@ -39,6 +39,37 @@ final class ReusableContext {
             def deja_setup_installer():
                 # Imported here, not at module level: the main module's names are removed below.
                 import sys, types, builtins
+                # The checker owns the process, not the script: what would install signal handlers, start a timer
+                # thread, end or signal the process, or tell its pid is replaced before any script runs, in the
+                # modules themselves (importing them again gives the same module objects), and stays replaced for
+                # every check of the context (they are in the baseline below).
+                import os, posix, signal, _signal
+                def deja_setup_refuse(what):
+                    def refused(*args, **kwargs):
+                        raise PermissionError(what + " is not available to checker scripts")
+                    refused.__name__ = what.rpartition(".")[2]
+                    return refused
+                def deja_setup_fake_pid():
+                    return 1
+                for module in (signal, _signal):
+                    for name in ("signal", "alarm", "setitimer", "set_wakeup_fd", "raise_signal", "pthread_kill",
+                                 "pthread_sigmask", "siginterrupt", "sigwait", "sigwaitinfo", "sigtimedwait", "pause"):
+                        if hasattr(module, name):
+                            setattr(module, name, deja_setup_refuse("signal." + name))
+                for module in (os, posix):
+                    for name in ("_exit", "abort", "kill", "killpg", "fork", "forkpty", "setsid", "setpgrp", "nice"):
+                        if hasattr(module, name):
+                            setattr(module, name, deja_setup_refuse("os." + name))
+                    for name in ("getpid", "getppid"):
+                        if hasattr(module, name):
+                            setattr(module, name, deja_setup_fake_pid)
+                try:
+                    import faulthandler
+                    for name in ("enable", "register", "dump_traceback_later"):
+                        if hasattr(faulthandler, name):
+                            setattr(faulthandler, name, deja_setup_refuse("faulthandler." + name))
+                except ImportError:
+                    pass
                 main = sys.modules["__main__"]
                 code = main.__deja_code__
                 keep = ("__name__", "__builtins__", "__doc__", "__spec__", "__loader__", "__package__")

@@ -41,10 +41,23 @@ import org.graalvm.polyglot.Value;
  * <p>Not thread-safe: one thread calls {@link #evaluate}; only the watchdog touches the context otherwise.
  */
 public final class ScriptEvaluator implements AutoCloseable {
-    /** One finding of one evaluation. */
-    public record Finding(String predicate, Violation.Kind kind, Status status, String message) {
+    /**
+     * One finding of one evaluation.
+     *
+     * @param witness for TURNED_FALSE, the item that appeared among those violating the predicate, normalized like
+     *                row values (a row as {@code "Table[node:oid]"}); null for a predicate that returned a truth value
+     * @param serial  names the witness's finding to {@link #aux(String, long)} and {@link #latestAux(String, long)}
+     *                (TURNED_FALSE: the new one; TURNED_TRUE: the one that ended); 0 for errors and timeouts
+     */
+    public record Finding(String predicate, Violation.Kind kind, Status status, String message, Object witness,
+                          long serial) {
         /** What happened to the predicate at this step. */
         public enum Status { TURNED_FALSE, TURNED_TRUE, ERROR, TIMEOUT }
+
+        /** A finding without a witness. */
+        public Finding(String predicate, Violation.Kind kind, Status status, String message) {
+            this(predicate, kind, status, message, null, 0);
+        }
     }
 
     private final ReusableContext pooled;
@@ -62,9 +75,12 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final Value aux;
     private final Value latestAux;
     private final Value counts;
+    private final Value reads;
+    private final Value deaths;
     private final Value makeTuple;
     private final Value makeDict;
     private final Value intern;
+    private final Value newRun;
     private final Progress progress = new Progress();
     // The steps Python holds from the last call (the same list object), the index in it of their first, and of the
     // step after the one that call stopped at: a call for that one goes on in Python without handing them over again.
@@ -87,6 +103,8 @@ public final class ScriptEvaluator implements AutoCloseable {
     };
 
     private volatile long deadlineNanos = Long.MAX_VALUE;
+    // Held by the watchdog while it decides on and makes an interrupt, and by a guarded call ending.
+    private final Object interruptLock = new Object();
     private volatile long callNumber;
     private volatile boolean closed;
 
@@ -115,6 +133,10 @@ public final class ScriptEvaluator implements AutoCloseable {
                     // The exception's own traceback has the exact lines, which the host stack trace lacks.
                     throw new ScriptException(module.getMember("_format_error").execute(e.getGuestObject()).asString());
                 }
+                if (e.isExit()) {
+                    throw new ScriptException(fileName + ": the script exited while loading (exit status " + e.getExitStatus()
+                            + "); checker scripts cannot exit");
+                }
                 throw e;
             }
             Value error = module.getMember("_deja_setup_check_declared").execute();
@@ -128,9 +150,12 @@ public final class ScriptEvaluator implements AutoCloseable {
             aux = module.getMember("_aux");
             latestAux = module.getMember("_latest_aux");
             counts = module.getMember("_deja_setup_counts");
+            reads = module.getMember("_deja_setup_reads");
+            deaths = module.getMember("_deja_setup_deaths");
             makeTuple = module.getMember("_make_tuple");
             makeDict = module.getMember("_make_dict");
             intern = module.getMember("_deja_setup_intern");
+            newRun = module.getMember("_deja_new_run");
             List<TableSchema> declared = new ArrayList<>();
             Value tables = module.getMember("_deja_setup_tables").execute();
             for (long i = 0; i < tables.getArraySize(); i++) {
@@ -220,6 +245,42 @@ public final class ScriptEvaluator implements AutoCloseable {
         return out;
     }
 
+    /**
+     * What each predicate read at its last evaluation, directly or through derived values: table names, derived
+     * values' names and the built-ins {@code nodes}, {@code event}, {@code clock}, sorted.
+     */
+    public Map<String, List<String>> reads() {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        if (fromPython(reads.execute(-1)) instanceof Map<?, ?> all) {
+            all.forEach((k, v) -> out.put(String.valueOf(k), ((List<?>) v).stream().map(String::valueOf).toList()));
+        }
+        return out;
+    }
+
+    /** What {@code predicate} read at its last evaluation (see {@link #reads()}). */
+    public List<String> reads(String predicate) {
+        int index = predicateNames.indexOf(predicate);
+        if (index < 0) {
+            return List.of();
+        }
+        Object names = fromPython(reads.execute(index));
+        return names instanceof List<?> list ? list.stream().map(String::valueOf).toList() : List.of();
+    }
+
+    /**
+     * Tells the evaluation which nodes crashed for good: node id to the incarnation and seq of its last event,
+     * after which the built-in {@code nodes} table has it not alive. Call before the first step.
+     */
+    public void nodeDeaths(Map<String, long[]> lastEvents) {
+        List<Object> flat = new ArrayList<>();
+        lastEvents.forEach((node, last) -> {
+            flat.add(node);
+            flat.add((int) last[0]);
+            flat.add(last[1]);
+        });
+        deaths.execute(flat.toArray());
+    }
+
     /** Applies {@code step} to the mirrors and evaluates what its changes affect; findings in predicate order. */
     public List<Finding> evaluate(StateStep step) {
         return evaluate(List.of(step), 0).findings();
@@ -263,7 +324,7 @@ public final class ScriptEvaluator implements AutoCloseable {
             handOvers++;
         }
         heldSteps = null; // until the call returns: one that throws leaves nothing to go on with
-        progress.index = from - heldFrom;
+        progress.startCall(from - heldFrom, steps.size() - heldFrom);
         List<Finding> findings = new ArrayList<>();
         int at;
         try {
@@ -331,13 +392,25 @@ public final class ScriptEvaluator implements AutoCloseable {
      */
     private void recover(PolyglotException failure, List<Finding> findings) {
         while (true) {
-            if (failure.isExit() || (!failure.isInterrupted() && !failure.isCancelled() && !failure.isInternalError()
-                    && !failure.isHostException())) {
+            if (failure.isExit()) {
+                // The script's own exits (sys.exit, os._exit) are findings; this one got past them.
+                reusable = false;
+                throw new ScriptException("a predicate ended the script's interpreter (" + firstLine(failure.getMessage())
+                        + "); checker scripts cannot exit");
+            }
+            if (!failure.isInterrupted() && !failure.isCancelled() && !failure.isInternalError() && !failure.isHostException()) {
                 reusable = false;
                 throw failure;
             }
             reusable = false;
-            String name = timedOut.execute().asString();
+            Value abandoned = timedOut.execute();
+            if (abandoned.isNull()) {
+                // Stopped in the deja module's own work on an event (applying its row changes), not in the script:
+                // the mirrors may be half updated, so no later result could be trusted.
+                throw new ScriptException("the predicate timeout (" + Duration.ofNanos(timeoutNanos).toMillis() + " ms) stopped"
+                        + " the checker's own work on an event, outside every predicate; give a longer --predicate-timeout");
+            }
+            String name = abandoned.asString();
             if (!name.isEmpty()) {
                 boolean timeout = failure.isInterrupted() || failure.isCancelled();
                 findings.add(new Finding(name, kindOf(name), timeout ? Finding.Status.TIMEOUT : Finding.Status.ERROR,
@@ -369,7 +442,7 @@ public final class ScriptEvaluator implements AutoCloseable {
                 default -> Finding.Status.ERROR;
             };
             findings.add(new Finding(predicateNames.get(index), predicateKinds.get(index), status,
-                    f.getArrayElement(2).asString()));
+                    f.getArrayElement(2).asString(), fromPython(f.getArrayElement(3)), f.getArrayElement(4).asLong()));
         }
     }
 
@@ -398,9 +471,27 @@ public final class ScriptEvaluator implements AutoCloseable {
         return newline < 0 ? message : message.substring(0, newline);
     }
 
-    /** The aux values of {@code predicate} now, normalized like row values. */
+    /**
+     * Starts another run of the same script in the same context (the explorer's next path): the tables are emptied
+     * and every derived value and predicate is as before the first step, while the script stays loaded. Values a
+     * script keeps in its own module globals are not reset; predicates are meant to read the tables.
+     */
+    public void newRun() {
+        heldSteps = null;
+        newRun.execute();
+    }
+
+    /** The aux values of {@code predicate} now, normalized like row values (aux functions get no witness). */
     public Map<String, Object> aux(String predicate) {
-        return auxValues(aux, predicate);
+        return auxValues(aux, predicate, 0);
+    }
+
+    /**
+     * The aux values of the finding of {@code predicate} numbered {@code serial} now (aux functions that take an
+     * argument get its witness), normalized like row values.
+     */
+    public Map<String, Object> aux(String predicate, long serial) {
+        return auxValues(aux, predicate, serial);
     }
 
     /**
@@ -408,17 +499,22 @@ public final class ScriptEvaluator implements AutoCloseable {
      * (the evaluation takes them after every event while the span is open), normalized like row values.
      */
     public Map<String, Object> latestAux(String predicate) {
-        return auxValues(latestAux, predicate);
+        return auxValues(latestAux, predicate, 0);
     }
 
-    private Map<String, Object> auxValues(Value function, String predicate) {
+    /** The same for the span numbered {@code serial} (one per witness); a span that ended is forgotten once asked. */
+    public Map<String, Object> latestAux(String predicate, long serial) {
+        return auxValues(latestAux, predicate, serial);
+    }
+
+    private Map<String, Object> auxValues(Value function, String predicate, long serial) {
         int index = predicateNames.indexOf(predicate);
         if (index < 0) {
             return Map.of();
         }
         try {
             Map<String, Object> out = new LinkedHashMap<>();
-            if (fromPython(guarded(function, index)) instanceof Map<?, ?> values) {
+            if (fromPython(guarded(function, index, serial)) instanceof Map<?, ?> values) {
                 values.forEach((k, v) -> out.put(String.valueOf(k), v));
             }
             return out;
@@ -438,7 +534,13 @@ public final class ScriptEvaluator implements AutoCloseable {
         try {
             return function.execute(arguments);
         } finally {
-            deadlineNanos = Long.MAX_VALUE;
+            // Under the watchdog's lock: once a call returned, no interrupt meant for it can reach the next call
+            // into the context, which may be unguarded.
+            synchronized (interruptLock) {
+                deadlineNanos = Long.MAX_VALUE;
+                callNumber++;
+            }
+            progress.endCall();
         }
     }
 
@@ -446,19 +548,53 @@ public final class ScriptEvaluator implements AutoCloseable {
      * Told by {@code _steps} which step of a call runs, so that the predicate timeout applies to each step and an
      * evaluation stopped or failed is blamed on the right one. The only host object Python is given; it reaches
      * nothing else. Called on the evaluating thread only; the watchdog reads what it sets.
+     *
+     * <p>A script can reach this object (walking frames up to {@code _resume}), so a report is honoured only if it
+     * names the step after the last one reported, within the steps the running call holds, and only in calls that
+     * run steps: a script calling {@link #next} in a loop gets at most one reset per step left in its batch (at most
+     * {@value StepPipeline#BATCH_SIZE}), and once a report out of order shows that something other than
+     * {@code _resume} reports, no report resets the deadline again for the rest of the check: each call then has one
+     * predicate timeout in all.
      */
     public final class Progress {
         private int index;
+        // The only index the next report may name, or -1 outside calls that run steps; and the end of the call's steps.
+        private int expected = -1;
+        private int limit;
+        private boolean distrusted;
 
         private Progress() {
+        }
+
+        void startCall(int first, int stepsHeld) {
+            index = first;
+            expected = first;
+            limit = stepsHeld;
+        }
+
+        void endCall() {
+            expected = -1;
+            limit = 0;
+        }
+
+        /** Whether a report came out of order: something other than the deja module reported. */
+        boolean distrusted() {
+            return distrusted;
         }
 
         /** Step {@code index} of the current call starts: its evaluation gets the whole predicate timeout. */
         @HostAccess.Export
         public void next(int index) {
+            if (index != expected || index >= limit) {
+                distrusted = true;
+                return;
+            }
             this.index = index;
-            callNumber++;
-            deadlineNanos = System.nanoTime() + timeoutNanos;
+            expected = index + 1;
+            if (!distrusted) {
+                callNumber++;
+                deadlineNanos = System.nanoTime() + timeoutNanos;
+            }
         }
     }
 
@@ -466,13 +602,15 @@ public final class ScriptEvaluator implements AutoCloseable {
         long pollNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(5), Math.min(timeoutNanos / 8, TimeUnit.MILLISECONDS.toNanos(200)));
         while (!closed) {
             LockSupport.parkNanos(pollNanos);
-            long call = callNumber;
-            long deadline = deadlineNanos;
-            if (deadline != Long.MAX_VALUE && System.nanoTime() > deadline && call == callNumber && !closed) {
-                try {
-                    context.interrupt(Duration.ofSeconds(10));
-                } catch (Exception e) {
-                    // The evaluation ended meanwhile, or the context is closing: nothing to stop.
+            synchronized (interruptLock) {
+                long call = callNumber;
+                long deadline = deadlineNanos;
+                if (deadline != Long.MAX_VALUE && System.nanoTime() > deadline && call == callNumber && !closed) {
+                    try {
+                        context.interrupt(Duration.ofSeconds(10));
+                    } catch (Exception e) {
+                        // The evaluation ended meanwhile, or the context is closing: nothing to stop.
+                    }
                 }
             }
         }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import dev.deja.check.CheckedEvent;
+import dev.deja.check.CheckedHistory;
 import dev.deja.check.RowChange;
 import dev.deja.check.StateHistory;
 import dev.deja.check.StateStep;
@@ -51,7 +52,11 @@ import java.util.function.Consumer;
  *       false}, lists and maps as JSON; null is SQL NULL.</li>
  *   <li>view {@code T}: the rows current at the end of the trace.</li>
  *   <li>{@code events(position, node, incarnation, seq, lamport, at_millis, type, message_type, from_node)}.</li>
- *   <li>{@code violations(position, predicate, kind, status, node, lamport, end_position, aux, message)}.</li>
+ *   <li>{@code violations(position, predicate, kind, status, node, lamport, end_position, aux, message, witness,
+ *       status_text, counted, below_threshold, aux_at_end)}: the latest check's findings, whether it replayed or
+ *       read the stored history, as {@code deja check} printed them ({@code status_text}: {@code VIOLATED},
+ *       {@code open at end}, {@code closed at N}, {@code ERROR}, {@code TIMEOUT}; {@code counted}: whether it
+ *       made the check fail).</li>
  *   <li>{@code deja_steps}, {@code deja_meta}: the exact steps in order, as CBOR, a chunk of up to
  *       {@value #COMMIT_EVERY} steps per row (for re-checking without replay), and the table declarations the
  *       history was extracted with.</li>
@@ -65,7 +70,7 @@ import java.util.function.Consumer;
  * check). Writes are batched and committed every {@value #COMMIT_EVERY} steps. Confined to one thread. The
  * database is embedded only: no server or console is ever started.
  */
-public final class H2StateHistory implements StateHistory {
+public final class H2StateHistory implements StateHistory, CheckedHistory {
     /** Whether this history may be written. */
     public enum Mode { READ_WRITE, READ_ONLY }
 
@@ -73,7 +78,9 @@ public final class H2StateHistory implements StateHistory {
     public static final String DIRECTORY = "check";
     /** Database name inside {@link #DIRECTORY}; H2 adds {@code .mv.db}. */
     public static final String NAME = "history";
-    static final int FORMAT = 4;
+    // 5: violations gained witness, status_text, counted, below_threshold and aux_at_end.
+    // 6: the reader user that queries run as.
+    static final int FORMAT = 6;
     private static final int COMMIT_EVERY = 2_000;
     /** The meta key set once the tables for queries are built. */
     private static final String QUERY_TABLES = "query_tables";
@@ -84,6 +91,11 @@ public final class H2StateHistory implements StateHistory {
     private static final ObjectMapper JSON = JsonMapper.builder().addModule(new Jdk8Module())
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 
+    /** The classes H2 may load by name for a database ({@code h2.allowedClasses}). */
+    static final String ALLOWED_CLASSES = "org.h2.*";
+    /** The database user {@code deja sql} and the viewer query as: SELECT on the tables, no admin rights. */
+    static final String READER = "deja_reader";
+
     static {
         // H2 keeps recently made values (strings, numbers) in a process-wide cache to share equal ones, hashing
         // and comparing every value it makes. The history writes values once and seldom reads them back twice,
@@ -93,7 +105,12 @@ public final class H2StateHistory implements StateHistory {
         if (System.getProperty("h2.objectCache") == null) {
             System.setProperty("h2.objectCache", "false");
         }
+        // No user-defined Java from a database file: triggers and functions naming a class, and Java-serialized
+        // values, load only H2's own classes (a trigger's Java source is not covered by this, which is why only a
+        // sealed database is ever opened, see HistorySeal). Set whatever the user set: it must hold.
+        System.setProperty("h2.allowedClasses", ALLOWED_CLASSES);
     }
+
 
     private final Path file;
     private final String url;
@@ -121,11 +138,25 @@ public final class H2StateHistory implements StateHistory {
         return trace.resolve(DIRECTORY).resolve(NAME + ".mv.db");
     }
 
+    /** Whether {@code trace} holds a history that Deja wrote for this user (only such a one is ever opened). */
+    public static boolean isSealed(Path trace) {
+        return HistorySeal.isValid(databaseFile(trace));
+    }
+
     /**
      * Opens the history of {@code trace}. READ_WRITE creates {@code TRACE/check/} if needed; READ_ONLY
      * requires an existing database (there is none before the first {@code deja check}).
      */
     public static H2StateHistory open(Path trace, Mode mode) {
+        return open(trace, mode, System.err::println);
+    }
+
+    /**
+     * Like {@link #open(Path, Mode)}, telling {@code notice} (one line) when a database in the trace is ignored
+     * because Deja did not write it for this user ({@link HistorySeal}): READ_WRITE then removes it, so that the
+     * check rebuilds the history; READ_ONLY refuses it. Such a database is never opened.
+     */
+    public static H2StateHistory open(Path trace, Mode mode, Consumer<String> notice) {
         Path directory = trace.toAbsolutePath().normalize().resolve(DIRECTORY);
         Path file = directory.resolve(NAME + ".mv.db");
         String base = directory.resolve(NAME).toString();
@@ -138,6 +169,15 @@ public final class H2StateHistory implements StateHistory {
                     + " SCRIPT' first; it stores the declared tables' history there");
         }
         try {
+            if (Files.exists(file) && !HistorySeal.isValid(file)) {
+                String why = file + " was not written by Deja for this user (its seal " + HistorySeal.FILE
+                        + " is missing or does not match), so it is not opened";
+                if (mode == Mode.READ_ONLY) {
+                    throw new CheckDatabaseException(why + "; run 'deja check " + trace + " SCRIPT' to rebuild it");
+                }
+                notice.accept("deja: " + why + "; it is replaced by the history this check stores");
+                discard(file);
+            }
             if (mode == Mode.READ_WRITE) {
                 Files.createDirectories(directory);
             }
@@ -159,10 +199,44 @@ public final class H2StateHistory implements StateHistory {
         }
     }
 
-    private static Connection connect(String url) throws SQLException {
+    /** Removes a database this user's Deja did not write, with every file H2 may have made beside it. */
+    private static void discard(Path file) throws IOException {
+        String base = file.getFileName().toString().replace(".mv.db", "");
+        for (String suffix : List.of(".mv.db", ".trace.db", ".lock.db", ".mv.db.tempFile")) {
+            Files.deleteIfExists(file.resolveSibling(base + suffix));
+        }
+        HistorySeal.remove(file);
+    }
+
+    private Connection connect(String url) throws SQLException {
+        if (mode == Mode.READ_WRITE) {
+            try {
+                // From now on the file may change: unsealed until close() seals it again.
+                HistorySeal.remove(file);
+            } catch (IOException e) {
+                throw new CheckDatabaseException("cannot remove the seal of " + file + ": " + e.getMessage(), e);
+            }
+        }
         Connection connection = DriverManager.getConnection(url, "deja", "");
         connection.setAutoCommit(false);
         return connection;
+    }
+
+    /**
+     * A new connection as {@value #READER}, who may only SELECT from Deja's tables and views: H2 refuses it
+     * everything that needs admin rights (FILE_READ, FILE_WRITE, CSVREAD, CSVWRITE, LINK_SCHEMA, SCRIPT,
+     * RUNSCRIPT, SHUTDOWN, CREATE ALIAS, SET …) and every change. For queries of a read-only history only.
+     */
+    Connection readerConnection() throws SQLException {
+        if (mode != Mode.READ_ONLY) {
+            throw new IllegalStateException(file + " is open for writing; queries use a read-only history");
+        }
+        connection();
+        // The database is open already (connection()); the settings of the URL need admin rights to apply again.
+        Connection reader = DriverManager.getConnection(url.substring(0, url.indexOf(';')) + ";ACCESS_MODE_DATA=r",
+                READER, "");
+        reader.setReadOnly(true);
+        return reader;
     }
 
     /**
@@ -211,6 +285,15 @@ public final class H2StateHistory implements StateHistory {
     }
 
     /** Whether this is a complete history of this version's format: a check that finished wrote it. */
+    /** Whether the stored history covers the whole trace (its last check reached the end). */
+    public boolean coversWholeTrace() {
+        try {
+            return isThisFormat() && isComplete();
+        } catch (SQLException e) {
+            throw failure("read the history's state", e);
+        }
+    }
+
     private boolean isComplete() throws SQLException {
         return isThisFormat() && flag("complete");
     }
@@ -304,7 +387,11 @@ public final class H2StateHistory implements StateHistory {
                 + " steps VARBINARY NOT NULL)");
         statement.execute("CREATE TABLE violations(id INT AUTO_INCREMENT PRIMARY KEY, position BIGINT, predicate VARCHAR,"
                 + " kind VARCHAR, status VARCHAR, node VARCHAR, lamport BIGINT, end_position BIGINT, aux VARCHAR,"
-                + " message VARCHAR, violation_json VARCHAR)");
+                + " message VARCHAR, violation_json VARCHAR, witness VARCHAR, status_text VARCHAR, counted BOOLEAN,"
+                + " below_threshold BOOLEAN, aux_at_end VARCHAR)");
+        // The user queries run as (readerConnection): a schema grant also covers the tables built later.
+        statement.execute("CREATE USER IF NOT EXISTS " + READER + " PASSWORD ''");
+        statement.execute("GRANT SELECT ON SCHEMA PUBLIC TO " + READER);
         putMeta("format", Integer.toString(FORMAT));
         putMeta("schemas", JSON.writeValueAsString(newSchemas));
         putMeta("complete", "false");
@@ -423,31 +510,55 @@ public final class H2StateHistory implements StateHistory {
         requireWritable();
         try {
             endCheck();
-            try (PreparedStatement insert = connection().prepareStatement("INSERT INTO violations(position, predicate, kind,"
-                    + " status, node, lamport, end_position, aux, message, violation_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-                for (Violation violation : pendingViolations) {
-                    insert.setLong(1, violation.event().position());
-                    insert.setString(2, violation.predicate());
-                    insert.setString(3, violation.kind().name());
-                    insert.setString(4, violation.status().name());
-                    insert.setString(5, violation.event().node().value());
-                    insert.setLong(6, violation.event().lamport());
-                    if (violation.endPosition().isPresent()) {
-                        insert.setLong(7, violation.endPosition().get());
-                    } else {
-                        insert.setNull(7, Types.BIGINT);
-                    }
-                    insert.setString(8, JSON.writeValueAsString(violation.aux()));
-                    insert.setString(9, violation.message());
-                    insert.setString(10, JSON.writeValueAsString(violation));
-                    insert.addBatch();
-                }
-                insert.executeBatch();
-            }
+            insertViolations(pendingViolations);
             putMeta("complete", "true");
             connection().commit();
         } catch (SQLException | IOException e) {
             throw failure("finish the history", e);
+        }
+    }
+
+    @Override
+    public void replaceViolations(List<Violation> violations) {
+        requireWritable();
+        try {
+            try (Statement statement = connection().createStatement()) {
+                statement.execute("DELETE FROM violations");
+            }
+            insertViolations(violations);
+            connection().commit();
+        } catch (SQLException | IOException e) {
+            throw failure("store the check's violations", e);
+        }
+    }
+
+    private void insertViolations(List<Violation> violations) throws SQLException, IOException {
+        try (PreparedStatement insert = connection().prepareStatement("INSERT INTO violations(position, predicate, kind,"
+                + " status, node, lamport, end_position, aux, message, violation_json, witness, status_text, counted,"
+                + " below_threshold, aux_at_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            for (Violation violation : violations) {
+                insert.setLong(1, violation.event().position());
+                insert.setString(2, violation.predicate());
+                insert.setString(3, violation.kind().name());
+                insert.setString(4, violation.status().name());
+                insert.setString(5, violation.event().node().value());
+                insert.setLong(6, violation.event().lamport());
+                if (violation.endPosition().isPresent()) {
+                    insert.setLong(7, violation.endPosition().get());
+                } else {
+                    insert.setNull(7, Types.BIGINT);
+                }
+                insert.setString(8, JSON.writeValueAsString(violation.aux()));
+                insert.setString(9, violation.message());
+                insert.setString(10, JSON.writeValueAsString(violation));
+                insert.setString(11, violation.witness() == null ? null : JSON.writeValueAsString(violation.witness()));
+                insert.setString(12, violation.statusText());
+                insert.setBoolean(13, violation.counted());
+                insert.setBoolean(14, violation.belowThreshold());
+                insert.setString(15, JSON.writeValueAsString(violation.auxAtEnd()));
+                insert.addBatch();
+            }
+            insert.executeBatch();
         }
     }
 
@@ -578,10 +689,67 @@ public final class H2StateHistory implements StateHistory {
         return count;
     }
 
+    /**
+     * The stored check of {@code trace} for queries ({@link CheckedHistory}), opened read-only with its tables for
+     * queries built first if they are not yet (see {@link #prepareForQueries}); empty when the trace was never
+     * checked.
+     */
+    public static Optional<CheckedHistory> openForQueries(Path trace) {
+        // A database Deja did not write for this user is never opened: to a reader it is as if never checked.
+        if (!Files.isRegularFile(databaseFile(trace)) || !isSealed(trace)) {
+            return Optional.empty();
+        }
+        return Optional.of(QueryResult.readyForQueries(trace, notice -> { }));
+    }
+
+    @Override
+    public Optional<List<TableSchema>> tables() {
+        try {
+            return isThisFormat() && meta("schemas").isPresent() ? Optional.of(List.copyOf(storedSchemas()))
+                    : Optional.empty();
+        } catch (SQLException | JsonProcessingException e) {
+            throw failure("read the history's table declarations", e);
+        }
+    }
+
+    /** See {@link CheckedHistory#rowsAt}; needs the tables for queries, which {@link #openForQueries} builds. */
+    @Override
+    public List<CheckedHistory.Row> rowsAt(TableSchema table, NodeId node, long position) {
+        if (needsQueryTables()) {
+            throw new CheckDatabaseException(file + ": the tables for queries are not built yet; open the history"
+                    + " with openForQueries to read rows");
+        }
+        StringBuilder sql = new StringBuilder("SELECT oid");
+        for (String column : table.columns()) {
+            sql.append(", ").append(quote(column));
+        }
+        sql.append(" FROM ").append(quote(table.name() + "_history"))
+                .append(" WHERE node = ? AND valid_from <= ? AND (valid_to IS NULL OR valid_to > ?) ORDER BY oid");
+        try (PreparedStatement query = connection().prepareStatement(sql.toString())) {
+            query.setString(1, node.value());
+            query.setLong(2, position);
+            query.setLong(3, position);
+            List<CheckedHistory.Row> rows = new ArrayList<>();
+            try (ResultSet result = query.executeQuery()) {
+                while (result.next()) {
+                    List<String> values = new ArrayList<>(table.columns().size());
+                    for (int i = 0; i < table.columns().size(); i++) {
+                        values.add(result.getString(i + 2));
+                    }
+                    rows.add(new CheckedHistory.Row(result.getLong(1), values));
+                }
+            }
+            return rows;
+        } catch (SQLException e) {
+            throw failure("read " + node + "'s rows of " + table.name() + " at event " + position, e);
+        }
+    }
+
     @Override
     public Optional<List<Violation>> lastViolations() {
         try {
-            if (!isComplete()) {
+            // Also after a check that stopped early (--to, --limit): its findings are the latest check's.
+            if (!isThisFormat()) {
                 return Optional.empty();
             }
             List<Violation> out = new ArrayList<>();
@@ -611,6 +779,9 @@ public final class H2StateHistory implements StateHistory {
                 connection.commit();
             }
             connection.close();
+            if (mode == Mode.READ_WRITE) {
+                HistorySeal.write(file);
+            }
         } catch (SQLException | IOException e) {
             throw failure("close the database", e);
         }

@@ -8,7 +8,7 @@ import dev.deja.check.testing.ExampleRuns;
 import dev.deja.examples.randtree.TreeOracle;
 import dev.deja.examples.randtree.TreeViews.Property;
 import dev.deja.node.NodeId;
-import dev.deja.sim.Partition;
+import dev.deja.runtime.Partition;
 import dev.deja.sim.SimulationSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;

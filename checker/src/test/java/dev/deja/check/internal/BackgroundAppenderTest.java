@@ -33,6 +33,10 @@ class BackgroundAppenderTest {
         }
 
         @Override
+        public void replaceViolations(List<Violation> violations) {
+        }
+
+        @Override
         public void finishCheck() {
         }
 

@@ -78,12 +78,14 @@ public final class ExampleRuns {
         return new Run(trace, result, command);
     }
 
-    /** The script for {@code example} in the project's {@code scripts/} folder. */
+    /** The script {@code example} names ({@link Example#script()}), in this source tree. */
     public static Path script(String example) {
-        return Path.of("..", "scripts", example + ".py");
+        Example named = Examples.byName(example).orElseThrow(() -> new IllegalArgumentException("no example " + example));
+        return Path.of("..").resolve(named.script().orElseThrow(() ->
+                new IllegalArgumentException("example " + example + " names no predicate script")));
     }
 
-    /** Checks {@code trace} with {@code scripts/<example>.py}, history in memory, script output discarded. */
+    /** Checks {@code trace} with the script {@code example} names, history in memory, script output discarded. */
     public static CheckReport check(Path trace, String example) {
         return Checker.check(trace, script(example),
                 Checker.Options.defaults().withScriptOutput(OutputStream.nullOutputStream()), new InMemoryStateHistory());

@@ -3,6 +3,7 @@ package dev.deja.examples.chord;
 import dev.deja.examples.Example;
 import dev.deja.node.Node;
 import dev.deja.runtime.WorkloadDriver;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 
@@ -11,6 +12,11 @@ public final class ChordExample implements Example {
     @Override
     public String name() {
         return "chord";
+    }
+
+    @Override
+    public Optional<Path> script() {
+        return Optional.of(Path.of("scripts", "chord.py"));
     }
 
     @Override

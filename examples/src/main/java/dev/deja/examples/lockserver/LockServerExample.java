@@ -4,6 +4,7 @@ import dev.deja.examples.Example;
 import dev.deja.node.Node;
 import dev.deja.node.NodeId;
 import dev.deja.runtime.WorkloadDriver;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +15,11 @@ public final class LockServerExample implements Example {
     @Override
     public String name() {
         return "lockserver";
+    }
+
+    @Override
+    public Optional<Path> script() {
+        return Optional.of(Path.of("scripts", "lockserver.py"));
     }
 
     @Override

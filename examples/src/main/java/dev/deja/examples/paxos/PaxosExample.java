@@ -3,6 +3,7 @@ package dev.deja.examples.paxos;
 import dev.deja.examples.Example;
 import dev.deja.node.Node;
 import dev.deja.runtime.WorkloadDriver;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -12,6 +13,11 @@ public final class PaxosExample implements Example {
     @Override
     public String name() {
         return "paxos";
+    }
+
+    @Override
+    public Optional<Path> script() {
+        return Optional.of(Path.of("scripts", "paxos.py"));
     }
 
     @Override

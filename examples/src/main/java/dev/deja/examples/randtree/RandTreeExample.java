@@ -3,6 +3,7 @@ package dev.deja.examples.randtree;
 import dev.deja.examples.Example;
 import dev.deja.node.Node;
 import dev.deja.runtime.WorkloadDriver;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 
@@ -11,6 +12,11 @@ public final class RandTreeExample implements Example {
     @Override
     public String name() {
         return "randtree";
+    }
+
+    @Override
+    public Optional<Path> script() {
+        return Optional.of(Path.of("scripts", "randtree.py"));
     }
 
     @Override

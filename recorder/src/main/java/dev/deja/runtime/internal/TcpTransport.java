@@ -2,6 +2,7 @@ package dev.deja.runtime.internal;
 
 import dev.deja.node.NodeId;
 import dev.deja.runtime.ClusterSpec;
+import dev.deja.runtime.FaultModel;
 import dev.deja.trace.Payload;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -14,7 +15,9 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.util.Map;
-import java.util.SplittableRandom;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
@@ -27,9 +30,12 @@ import java.util.function.Consumer;
  * per destination with its own sender thread, so the handler thread never waits for the network.
  *
  * <p>Delivery is best effort, like the datagram model the protocols assume: a message to a process that is
- * down or unreachable is dropped after a short reconnect attempt. Fault injection (drop, extra delay) is
- * applied here on the sending side, with its own randomness: it is a property of the network, not an input
- * the node observes, and shows in the trace as a send without a matching receive.
+ * down or unreachable is dropped after a short reconnect attempt. Fault injection (drop, duplicate, extra delay,
+ * partitions) is applied here on the sending side: it is a property of the network, not an input the node
+ * observes, and a lost message shows in the trace as a send without a matching receive. Each message's fate is
+ * {@link FaultModel#fateOf} of the cluster's fault seed, the two ends and the message id, so it does not depend on
+ * thread timing; partitions are timed from the start of the workload, which the deployment announces in a file
+ * (before it is known, no partition is in force).
  */
 public final class TcpTransport implements AutoCloseable {
     private static final int CONNECT_TIMEOUT_MILLIS = 500;
@@ -40,14 +46,23 @@ public final class TcpTransport implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final ServerSocket server;
     private final Map<NodeId, Outbound> outbound = new ConcurrentHashMap<>();
-    private final SplittableRandom faultRandom = new SplittableRandom();
+    private final FaultModel faults;
+    private final Optional<Path> workloadStartFile;
+    private final long createdMillis = System.currentTimeMillis();
+    private volatile long workloadStartMillis = -1;
     private final AtomicLong dropped = new AtomicLong();
     private volatile boolean closed;
 
-    /** Binds this process's address; {@code inbound} is called on reader threads for every frame received. */
-    public TcpTransport(NodeId self, ClusterSpec cluster, Consumer<Frame> inbound, ScheduledExecutorService scheduler)
-            throws IOException {
+    /**
+     * Binds this process's address; {@code inbound} is called on reader threads for every frame received.
+     * {@code workloadStartFile} is where the deployment writes the wall-clock milliseconds at which its workload
+     * began, the origin of partition times; without it they are timed from this transport's creation.
+     */
+    public TcpTransport(NodeId self, ClusterSpec cluster, Consumer<Frame> inbound, ScheduledExecutorService scheduler,
+                        Optional<Path> workloadStartFile) throws IOException {
         this.self = self;
+        this.faults = cluster.faults();
+        this.workloadStartFile = workloadStartFile;
         this.cluster = cluster;
         this.inbound = inbound;
         this.scheduler = scheduler;
@@ -72,24 +87,51 @@ public final class TcpTransport implements AutoCloseable {
         if (closed) {
             return;
         }
-        ClusterSpec.Faults faults = cluster.faults();
-        double dropDraw;
-        long delayMillis;
-        synchronized (faultRandom) {
-            dropDraw = faultRandom.nextDouble();
-            delayMillis = faults.maxExtraDelayMillis() == 0 ? 0 : faultRandom.nextLong(faults.maxExtraDelayMillis() + 1);
+        Frame frame = new Frame(self, senderLamport, messageId, message);
+        Outbound connection = outbound.computeIfAbsent(to, Outbound::new);
+        if (!faults.affectsMessages()) {
+            connection.queue.add(frame);
+            return;
         }
-        if (dropDraw < faults.dropProbability()) {
+        FaultModel.MessageFate fate = faults.fateOf(self, to, messageId);
+        if (fate.dropped() || partitioned(to)) {
             dropped.incrementAndGet();
             return;
         }
-        Frame frame = new Frame(self, senderLamport, messageId, message);
-        Outbound connection = outbound.computeIfAbsent(to, Outbound::new);
-        if (delayMillis == 0) {
-            connection.queue.add(frame);
-        } else {
-            scheduler.schedule(() -> connection.queue.add(frame), delayMillis, TimeUnit.MILLISECONDS);
+        for (int copy = 0; copy < (fate.duplicated() ? 2 : 1); copy++) {
+            if (fate.delayMillis() == 0) {
+                connection.queue.add(frame);
+            } else {
+                scheduler.schedule(() -> connection.queue.add(frame), fate.delayMillis(), TimeUnit.MILLISECONDS);
+            }
         }
+    }
+
+    private boolean partitioned(NodeId to) {
+        if (faults.partitions().isEmpty()) {
+            return false;
+        }
+        long origin = workloadStartMillis();
+        return origin >= 0 && faults.partitioned(self, to, System.currentTimeMillis() - origin);
+    }
+
+    /** The workload's start, once the deployment has announced it; -1 before. */
+    private long workloadStartMillis() {
+        if (workloadStartMillis >= 0) {
+            return workloadStartMillis;
+        }
+        if (workloadStartFile.isEmpty()) {
+            return workloadStartMillis = createdMillis;
+        }
+        try {
+            String text = Files.readString(workloadStartFile.get()).strip();
+            if (!text.isEmpty()) {
+                workloadStartMillis = Long.parseLong(text);
+            }
+        } catch (IOException | NumberFormatException e) {
+            // not written yet (or half written): no partition before the workload starts
+        }
+        return workloadStartMillis;
     }
 
     private void acceptLoop() {

@@ -2,6 +2,7 @@ package dev.deja.trace.internal;
 
 import dev.deja.node.NodeId;
 import dev.deja.trace.Event;
+import dev.deja.trace.EventKind;
 import dev.deja.trace.Payload;
 import dev.deja.trace.TraceEvent;
 import java.util.ArrayList;
@@ -60,9 +61,6 @@ public final class EntryCodec {
     public static final int HEADER_BYTES = 5;
     private static final byte FLAG_LZ4 = 1;
     private static final int CACHED_STRINGS = 512;
-
-    private static final byte START = 1, RECEIVE = 2, SEND = 3, TIMER = 4, CLOCK = 5, RANDOM = 6,
-            STORAGE_READ = 7, CRASH = 8;
 
     private static final LZ4Factory LZ4 = LZ4Factory.fastestJavaInstance();
     private final LZ4Compressor compressor = LZ4.fastCompressor();
@@ -160,7 +158,7 @@ public final class EntryCodec {
 
     private void writeBody(TraceEvent entry, Writer b) {
         Event event = entry.event();
-        b.writeByte(typeCode(event));
+        b.writeByte(event.kind().code());
         b.writeStopBit(entry.incarnation());
         b.writeStopBit(entry.seq());
         b.writeStopBit(entry.lamport());
@@ -207,19 +205,6 @@ public final class EntryCodec {
             }
             case Event.Crash c -> b.writeStopBit(c.crashedIncarnation());
         }
-    }
-
-    private static byte typeCode(Event event) {
-        return switch (event) {
-            case Event.Start s -> START;
-            case Event.Receive r -> RECEIVE;
-            case Event.Send s -> SEND;
-            case Event.TimerFired t -> TIMER;
-            case Event.ClockRead c -> CLOCK;
-            case Event.RandomDraw r -> RANDOM;
-            case Event.StorageRead s -> STORAGE_READ;
-            case Event.Crash c -> CRASH;
-        };
     }
 
     private void writePayload(Writer b, Payload payload) {
@@ -329,7 +314,10 @@ public final class EntryCodec {
         long seq = in.readStopBit();
         long lamport = in.readStopBit();
         long atMillis = in.readStopBit();
-        Event event = switch (type) {
+        if (!EventKind.isCode(type)) {
+            throw new CorruptEntryException("unknown event type code " + type);
+        }
+        Event event = switch (EventKind.ofCode(type)) {
             case START -> {
                 String nodeClass = readUtf8(in);
                 int argCount = Math.toIntExact(in.readStopBit());
@@ -359,7 +347,6 @@ public final class EntryCodec {
                 yield new Event.StorageRead(key, value);
             }
             case CRASH -> new Event.Crash(Math.toIntExact(in.readStopBit()));
-            default -> throw new CorruptEntryException("unknown event type code " + type);
         };
         if (in.remaining() != 0) {
             throw new CorruptEntryException(in.remaining() + " unexpected bytes after a " + event.typeName()

@@ -66,7 +66,7 @@ public final class HappensBeforeMerge implements Iterator<TraceEvent>, AutoClose
         }
     }
 
-    HappensBeforeMerge(String traceName, List<NodeStream> nodeStreams) {
+    public HappensBeforeMerge(String traceName, List<NodeStream> nodeStreams) {
         this(traceName, nodeStreams, DEFAULT_REMEMBERED_SENDS);
     }
 

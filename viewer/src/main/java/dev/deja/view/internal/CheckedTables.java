@@ -1,28 +1,21 @@
 package dev.deja.view.internal;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.deja.check.CheckedHistory;
 import dev.deja.check.TableSchema;
 import dev.deja.check.store.H2StateHistory;
-import dev.deja.check.store.QueryResult;
 import dev.deja.node.NodeId;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * A node's rows in the declared tables as of an event, read from the history {@code deja check} stored in
- * {@code TRACE/check/} (read-only, through the same queries as {@code deja sql}). Rendered as an
- * {@link ObjectTree} (table, row by oid, column) so the window shows and diffs them like the node's state.
+ * A node's rows in the declared tables as of an event, asked of the history {@code deja check} stored with the
+ * trace ({@link CheckedHistory}, read-only; opened for each question, so that a check of the same trace can
+ * replace it while the window is open). Rendered as an {@link ObjectTree} (table, row by oid, column) so the
+ * window shows and diffs them like the node's state.
  */
 final class CheckedTables {
-    private static final ObjectMapper JSON = JsonMapper.builder()
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
-
     private final Path trace;
     private final List<TableSchema> schemas;
 
@@ -31,21 +24,14 @@ final class CheckedTables {
         this.schemas = schemas;
     }
 
-    /** The tables of {@code trace}'s check database, or empty when it was never checked. */
+    /** The tables of {@code trace}'s stored check, or empty when it was never checked. */
     static Optional<CheckedTables> open(Path trace) {
-        if (!Files.isRegularFile(H2StateHistory.databaseFile(trace))) {
+        Optional<CheckedHistory> opened = H2StateHistory.openForQueries(trace);
+        if (opened.isEmpty()) {
             return Optional.empty();
         }
-        QueryResult meta = QueryResult.query(trace, "SELECT meta_value FROM deja_meta WHERE meta_key = 'schemas'");
-        if (meta.rows().isEmpty()) {
-            return Optional.empty();
-        }
-        try {
-            List<TableSchema> schemas = JSON.readValue(meta.rows().getFirst().getFirst(), new TypeReference<>() { });
-            return Optional.of(new CheckedTables(trace, List.copyOf(schemas)));
-        } catch (java.io.IOException e) {
-            throw new IllegalArgumentException(H2StateHistory.databaseFile(trace) + ": unreadable table declarations: "
-                    + e.getMessage(), e);
+        try (CheckedHistory history = opened.get()) {
+            return history.tables().map(schemas -> new CheckedTables(trace, schemas));
         }
     }
 
@@ -56,31 +42,56 @@ final class CheckedTables {
     /** {@code node}'s rows of every table as they were right after the event at {@code position}. */
     ObjectTree rowsAt(NodeId node, long position) {
         List<ObjectTree> tables = new ArrayList<>();
-        for (TableSchema schema : schemas) {
-            StringBuilder sql = new StringBuilder("SELECT oid");
-            for (String column : schema.columns()) {
-                sql.append(", ").append(quote(column));
-            }
-            // Node ids are letters, digits, '-', '_' and '.', so they are safe inside quotes.
-            sql.append(" FROM ").append(quote(schema.name() + "_history")).append(" WHERE node = '").append(node.value())
-                    .append("' AND valid_from <= ").append(position).append(" AND (valid_to IS NULL OR valid_to > ")
-                    .append(position).append(") ORDER BY oid");
-            QueryResult result = QueryResult.query(trace, sql.toString());
-            List<ObjectTree> rows = new ArrayList<>();
-            for (List<String> row : result.rows()) {
-                List<ObjectTree> columns = new ArrayList<>();
-                for (int i = 0; i < schema.columns().size(); i++) {
-                    String value = row.get(i + 1);
-                    columns.add(ObjectTree.leaf(schema.columns().get(i), "", value == null ? "None" : value));
+        try (CheckedHistory history = H2StateHistory.openForQueries(trace).orElseThrow(() ->
+                new IllegalStateException("the check database of " + trace + " is gone"))) {
+            for (TableSchema schema : schemas) {
+                List<ObjectTree> rows = new ArrayList<>();
+                for (CheckedHistory.Row row : history.rowsAt(schema, node, position)) {
+                    List<ObjectTree> columns = new ArrayList<>();
+                    for (int i = 0; i < schema.columns().size(); i++) {
+                        String value = row.values().get(i);
+                        columns.add(ObjectTree.leaf(schema.columns().get(i), "", value == null ? "None" : value));
+                    }
+                    rows.add(new ObjectTree("oid " + row.oid(), schema.name(), schema.name(), columns));
                 }
-                rows.add(new ObjectTree("oid " + row.getFirst(), schema.name(), schema.name(), columns));
+                tables.add(new ObjectTree(schema.name(), "table", rows.size() + (rows.size() == 1 ? " row" : " rows"),
+                        rows));
             }
-            tables.add(new ObjectTree(schema.name(), "table", rows.size() + (rows.size() == 1 ? " row" : " rows"), rows));
         }
         return new ObjectTree(node.value(), "tables", "tables", tables);
     }
 
-    private static String quote(String identifier) {
-        return "\"" + identifier.replace("\"", "\"\"") + "\"";
+    /**
+     * Every node's rows of every table right after the event at {@code position}: table, node, row by oid, so a
+     * predicate over all nodes (a global one) can be seen at once.
+     */
+    ObjectTree allRowsAt(List<NodeId> nodes, long position) {
+        List<ObjectTree> tables = new ArrayList<>();
+        try (CheckedHistory history = H2StateHistory.openForQueries(trace).orElseThrow(() ->
+                new IllegalStateException("the check database of " + trace + " is gone"))) {
+            for (TableSchema schema : schemas) {
+                List<ObjectTree> byNode = new ArrayList<>();
+                int count = 0;
+                for (NodeId node : nodes) {
+                    List<ObjectTree> rows = new ArrayList<>();
+                    for (CheckedHistory.Row row : history.rowsAt(schema, node, position)) {
+                        List<ObjectTree> columns = new ArrayList<>();
+                        for (int i = 0; i < schema.columns().size(); i++) {
+                            String value = row.values().get(i);
+                            columns.add(ObjectTree.leaf(schema.columns().get(i), "", value == null ? "None" : value));
+                        }
+                        rows.add(new ObjectTree("oid " + row.oid(), schema.name(), schema.name(), columns));
+                    }
+                    if (!rows.isEmpty()) {
+                        byNode.add(new ObjectTree(node.value(), "node", rows.size() + (rows.size() == 1 ? " row" : " rows"),
+                                rows));
+                        count += rows.size();
+                    }
+                }
+                tables.add(new ObjectTree(schema.name(), "table", count + (count == 1 ? " row" : " rows") + " on "
+                        + byNode.size() + (byNode.size() == 1 ? " node" : " nodes"), byNode));
+            }
+        }
+        return new ObjectTree("all nodes", "tables", "tables", tables);
     }
 }

@@ -4,12 +4,12 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.deja.node.NodeId;
 import dev.deja.trace.Event;
+import dev.deja.trace.EventKind;
 import dev.deja.trace.MessageCodec;
 import dev.deja.trace.Payload;
 import dev.deja.trace.TraceEvent;
 import dev.deja.view.Cone;
 import dev.deja.view.EventFilter;
-import dev.deja.view.EventType;
 import dev.deja.view.Segment;
 import dev.deja.view.TraceModel;
 import java.util.Arrays;
@@ -131,12 +131,12 @@ final class ColumnarTraceModel implements TraceModel {
     }
 
     @Override
-    public EventType type(int position) {
-        return EventType.ofOrdinal(c.type[position]);
+    public EventKind type(int position) {
+        return EventKind.ofCode(c.type[position]);
     }
 
     private boolean isMessage(int position) {
-        return c.type[position] == EventType.SEND.ordinal() || c.type[position] == EventType.RECEIVE.ordinal();
+        return c.type[position] == EventKind.SEND.code() || c.type[position] == EventKind.RECEIVE.code();
     }
 
     @Override
@@ -264,7 +264,7 @@ final class ColumnarTraceModel implements TraceModel {
         for (int position = origin; position >= 0; position--) {
             int lane = c.lane[position];
             if ((position == origin || c.ordinal[position] <= past[lane])
-                    && c.type[position] == EventType.RECEIVE.ordinal() && c.counterpart[position] >= 0) {
+                    && c.type[position] == EventKind.RECEIVE.code() && c.counterpart[position] >= 0) {
                 int send = c.counterpart[position];
                 past[c.lane[send]] = Math.max(past[c.lane[send]], c.ordinal[send]);
             }
@@ -272,7 +272,7 @@ final class ColumnarTraceModel implements TraceModel {
         // Forwards: every send in the future (or the origin) pushes its receives' lane suffixes into the future.
         for (int position = origin; position < c.size; position++) {
             int lane = c.lane[position];
-            if ((position == origin || c.ordinal[position] >= future[lane]) && c.type[position] == EventType.SEND.ordinal()) {
+            if ((position == origin || c.ordinal[position] >= future[lane]) && c.type[position] == EventKind.SEND.code()) {
                 for (int arc = c.arcOf[position]; arc >= 0 && arc < c.arcSend.length && c.arcSend[arc] == position; arc++) {
                     int receive = c.arcReceive[arc];
                     if (receive >= 0) {
@@ -353,8 +353,11 @@ final class ColumnarTraceModel implements TraceModel {
             if (!laneShown[c.lane[position]]) {
                 continue;
             }
+            if (!filter.positions().isEmpty() && !filter.positions().contains(position)) {
+                continue;
+            }
             byte kind = c.type[position];
-            if (filter.timers() == EventFilter.Timers.HIDE && kind == EventType.TIMER.ordinal()) {
+            if (filter.timers() == EventFilter.Timers.HIDE && kind == EventKind.TIMER.code()) {
                 continue;
             }
             if (typeShown != null && !(isMessage(position) && typeShown[c.names[position]])) {

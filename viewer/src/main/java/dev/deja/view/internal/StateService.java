@@ -5,8 +5,8 @@ import dev.deja.node.NodeId;
 import dev.deja.replay.ReplayListener;
 import dev.deja.replay.ReplayResult;
 import dev.deja.replay.Replayer;
+import dev.deja.trace.EventKind;
 import dev.deja.trace.Trace;
-import dev.deja.view.EventType;
 import dev.deja.view.TraceModel;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -126,12 +126,12 @@ final class StateService implements AutoCloseable {
      * next incarnation) or a start that does not follow a crash.
      */
     private boolean startsHandler(int position) {
-        EventType type = model.type(position);
-        if (type == EventType.START) {
+        EventKind type = model.type(position);
+        if (type == EventKind.START) {
             int previous = model.previousOnLane(position);
-            return previous < 0 || model.type(previous) != EventType.CRASH;
+            return previous < 0 || model.type(previous) != EventKind.CRASH;
         }
-        return type == EventType.RECEIVE || type == EventType.TIMER || type == EventType.CRASH;
+        return type == EventKind.RECEIVE || type == EventKind.TIMER || type == EventKind.CRASH;
     }
 
     private ObjectTree cached(int handler) {

@@ -2,8 +2,8 @@ package dev.deja.view.internal;
 
 import dev.deja.node.NodeId;
 import dev.deja.trace.Event;
+import dev.deja.trace.EventKind;
 import dev.deja.trace.TraceEvent;
-import dev.deja.view.EventType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -55,10 +55,12 @@ final class TraceModelBuilder {
 
     /**
      * @param name  names the trace in messages
-     * @param lanes the recorded nodes, in lane order
+     * @param nodes the recorded nodes, in any order: lanes are sorted naturally ({@code n2} before {@code n10})
      */
-    TraceModelBuilder(String name, List<NodeId> lanes) {
+    TraceModelBuilder(String name, List<NodeId> nodes) {
         this.traceName = name;
+        List<NodeId> lanes = new ArrayList<>(nodes);
+        lanes.sort(Comparator.comparing(NodeId::value, NaturalOrder.INSTANCE));
         this.lanes = List.copyOf(lanes);
         this.peers = new ArrayList<>(lanes);
         this.lanePositions = new IntList[lanes.size()];
@@ -94,8 +96,8 @@ final class TraceModelBuilder {
         ensureCapacity();
         int position = size++;
         onLane.add(position);
-        EventType kind = EventType.of(entry.event());
-        type[position] = (byte) kind.ordinal();
+        EventKind kind = entry.event().kind();
+        type[position] = kind.code();
         lane[position] = laneOfEntry;
         ordinal[position] = (int) entry.seq();
         incarnation[position] = entry.incarnation();
@@ -231,8 +233,8 @@ final class TraceModelBuilder {
         columns.messageClasses = List.copyOf(sorted);
         int[] renumbered = Arrays.copyOf(names, size);
         for (int position = 0; position < size; position++) {
-            EventType kind = EventType.ofOrdinal(columns.type[position]);
-            if ((kind == EventType.SEND || kind == EventType.RECEIVE) && renumbered[position] >= 0) {
+            EventKind kind = EventKind.ofCode(columns.type[position]);
+            if ((kind == EventKind.SEND || kind == EventKind.RECEIVE) && renumbered[position] >= 0) {
                 renumbered[position] = renumber[renumbered[position]];
             }
         }
@@ -245,7 +247,7 @@ final class TraceModelBuilder {
     /** Every send never received becomes an arc without a receive; arcs are then sorted by their first end. */
     private void buildArcs(ColumnarTraceModel.Columns columns) {
         for (int position = 0; position < size; position++) {
-            if (columns.type[position] == EventType.SEND.ordinal() && counterpart[position] < 0) {
+            if (columns.type[position] == EventKind.SEND.code() && counterpart[position] < 0) {
                 arcSends.add(position);
                 arcReceives.add(-1);
             }
@@ -289,7 +291,7 @@ final class TraceModelBuilder {
                     if (i == positions.length) {
                         crashed = crashedAtEnd.contains(laneNumber);
                     } else {
-                        crashed = columns.type[positions[i]] == EventType.CRASH.ordinal();
+                        crashed = columns.type[positions[i]] == EventKind.CRASH.code();
                     }
                     segments.add(new dev.deja.view.Segment(laneNumber, columns.incarnation[positions[start]],
                             positions[start], positions[i - 1], crashed));

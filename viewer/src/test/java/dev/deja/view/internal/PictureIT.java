@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.deja.check.CheckedEvent;
 import dev.deja.check.Violation;
-import dev.deja.view.EventType;
+import dev.deja.trace.EventKind;
 import dev.deja.view.PictureSettings;
 import dev.deja.view.Segment;
 import dev.deja.view.TraceModel;
@@ -75,7 +75,7 @@ class PictureIT {
 
     private static int firstReceiveFromAnotherNode() {
         for (int position = 0; position < model.size(); position++) {
-            if (model.type(position) == EventType.RECEIVE && model.counterpart(position) >= 0
+            if (model.type(position) == EventKind.RECEIVE && model.counterpart(position) >= 0
                     && model.laneOf(model.counterpart(position)) != model.laneOf(position)) {
                 return position;
             }

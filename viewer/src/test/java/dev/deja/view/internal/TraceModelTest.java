@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.deja.node.NodeId;
+import dev.deja.trace.EventKind;
 import dev.deja.trace.TraceEvent;
 import dev.deja.view.Cone;
 import dev.deja.view.EventFilter;
-import dev.deja.view.EventType;
 import dev.deja.view.Segment;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -59,7 +59,7 @@ class TraceModelTest {
         assertThat(model.size()).isEqualTo(15);
         for (int position = 0; position < merged.size(); position++) {
             assertThat(model.entry(position)).as("entry at %d", position).isEqualTo(merged.get(position));
-            assertThat(model.type(position)).isEqualTo(EventType.of(merged.get(position).event()));
+            assertThat(model.type(position)).isEqualTo(merged.get(position).event().kind());
             assertThat(model.positionOf(model.laneOf(position), model.ordinal(position))).isEqualTo(position);
         }
         assertThat(model.nodes()).extracting(NodeId::value).containsExactly("n1", "n2", "n3");
@@ -150,7 +150,7 @@ class TraceModelTest {
             if (next >= 0) {
                 before[p][next] = true;
             }
-            if (model.type(p) == EventType.RECEIVE && model.counterpart(p) >= 0) {
+            if (model.type(p) == EventKind.RECEIVE && model.counterpart(p) >= 0) {
                 before[model.counterpart(p)][p] = true;
             }
         }
@@ -181,7 +181,7 @@ class TraceModelTest {
     void matching_byMessageType_keepsSendsAndReceivesOfThatType() {
         BitSet bySimpleName = model.matching(EventFilter.builder().messageType("Note").build());
         assertThat(bySimpleName.cardinality()).isEqualTo(9);
-        bySimpleName.stream().forEach(p -> assertThat(model.type(p)).isIn(EventType.SEND, EventType.RECEIVE));
+        bySimpleName.stream().forEach(p -> assertThat(model.type(p)).isIn(EventKind.SEND, EventKind.RECEIVE));
         assertThat(model.matching(EventFilter.builder().messageType(CraftedTrace.Note.class.getName()).build()))
                 .isEqualTo(bySimpleName);
         assertThat(model.matching(EventFilter.builder().messageType("Other").build()).isEmpty()).isTrue();
@@ -225,5 +225,15 @@ class TraceModelTest {
         TraceModelBuilder builder = new TraceModelBuilder("bad", List.of(new NodeId("n1")));
         TraceEvent second = crafted.merged().stream().filter(e -> e.node().value().equals("n1") && e.seq() == 1).findFirst().orElseThrow();
         assertThatThrownBy(() -> builder.add(second)).hasMessageContaining("node n1: expected seq 0 next");
+    }
+
+    @Test
+    void nodes_ofNumberedNames_areInNaturalOrder() {
+        CraftedTrace crafted = new CraftedTrace("n10", "c2", "n2", "n1", "c10");
+        for (String node : List.of("n10", "c2", "n2", "n1", "c10")) {
+            crafted.start(node);
+        }
+        assertThat(crafted.model().nodes().stream().map(NodeId::value).toList())
+                .containsExactly("c2", "c10", "n1", "n2", "n10");
     }
 }
