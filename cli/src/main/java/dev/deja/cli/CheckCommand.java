@@ -9,6 +9,7 @@ import dev.deja.check.Threshold;
 import dev.deja.check.store.CheckDatabaseException;
 import dev.deja.check.store.H2StateHistory;
 import dev.deja.check.Violation;
+import dev.deja.trace.CodeFingerprint;
 import dev.deja.trace.TraceFormatException;
 import dev.deja.text.TextTable;
 import dev.deja.trace.NodeLog;
@@ -159,6 +160,15 @@ public final class CheckCommand implements Callable<Integer> {
                 .withClassLoader(UserClasspath.loader(classpath))
                 .withProgress(position -> progress.stepTo(position + 1));
         long startNanos = System.nanoTime();
+        try {
+            // Before checking: state replayed with other code than the recorded one is not the recorded state.
+            for (String difference : CodeFingerprint.differences(Trace.open(trace), options.classLoader())) {
+                err.println("deja check: warning: " + difference + "; the replay may diverge");
+            }
+        } catch (TraceFormatException e) {
+            err.println("deja check: " + e.getMessage());
+            return 2;
+        }
         CheckReport report;
         try {
             report = Checker.check(trace, script, options, history);
@@ -199,15 +209,17 @@ public final class CheckCommand implements Callable<Integer> {
         if (!violations.isEmpty()) {
             boolean witnesses = violations.stream().anyMatch(v -> v.witness() != null);
             TextTable table = witnesses
-                    ? TextTable.withColumns("POSITION", "LAMPORT", "NODE", "PREDICATE", "STATUS", "WITNESS", "AUX")
-                    : TextTable.withColumns("POSITION", "LAMPORT", "NODE", "PREDICATE", "STATUS", "AUX");
+                    ? TextTable.withColumns("#", "POSITION", "LAMPORT", "NODE", "PREDICATE", "STATUS", "WITNESS", "AUX")
+                    : TextTable.withColumns("#", "POSITION", "LAMPORT", "NODE", "PREDICATE", "STATUS", "AUX");
+            int number = 0;
             for (Violation v : violations) {
+                number++;
                 if (witnesses) {
-                    table.row(v.event().position(), v.event().lamport(), v.event().node().value(), v.predicate(),
-                            status(v), v.witness() == null ? "-" : python(v.witness()), auxColumn(v));
+                    table.row(number, v.event().position(), v.event().lamport(), v.event().node().value(),
+                            v.predicate(), status(v), v.witness() == null ? "-" : python(v.witness()), auxColumn(v));
                 } else {
-                    table.row(v.event().position(), v.event().lamport(), v.event().node().value(), v.predicate(),
-                            status(v), auxColumn(v));
+                    table.row(number, v.event().position(), v.event().lamport(), v.event().node().value(),
+                            v.predicate(), status(v), auxColumn(v));
                 }
                 if (!v.message().isEmpty()) {
                     for (String messageLine : v.message().split("\n")) {

@@ -7,6 +7,7 @@ import dev.deja.replay.Replayer;
 import dev.deja.replay.ReplayListener;
 import dev.deja.replay.ReplayState;
 import dev.deja.replay.ReplayedEvent;
+import dev.deja.trace.CodeFingerprint;
 import dev.deja.trace.NodeLog;
 import dev.deja.trace.Trace;
 import java.io.PrintStream;
@@ -77,6 +78,10 @@ public final class ReplayCommand implements Callable<Integer> {
             options = options.withOnlyNode(new NodeId(node));
         }
         Trace opened = Trace.open(trace);
+        // Before replaying: a replay of other code than the recorded one diverges, or runs what was not recorded.
+        for (String difference : CodeFingerprint.differences(opened, options.classLoader())) {
+            spec.commandLine().getErr().println("deja replay: warning: " + difference + "; the replay may diverge");
+        }
         List<NodeLog> logs = node == null ? opened.nodes() : List.of(opened.node(new NodeId(node)));
         long total = Math.min(logs.stream().mapToLong(NodeLog::entryCount).sum(), options.untilPosition());
         ReplayResult result;

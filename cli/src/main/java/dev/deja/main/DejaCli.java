@@ -16,6 +16,7 @@ import dev.deja.cli.SimulateCommand;
 import dev.deja.cli.SqlCommand;
 import dev.deja.cli.ViewCommand;
 import dev.deja.cli.CommandLines;
+import dev.deja.cli.WhyCommand;
 import java.util.ServiceLoader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -36,6 +37,7 @@ import picocli.CommandLine.Command;
                 CheckCommand.class,
                 SqlCommand.class,
                 ViewCommand.class,
+                WhyCommand.class,
                 ExportCommand.class,
                 NodeCommand.class,
                 ExamplesCommand.class,

@@ -215,9 +215,9 @@ public final class LiveNode implements AutoCloseable {
         }
     }
 
+    /** The jar's version with digests of the class and its jar, so that a replay can tell other code. */
     private static String codeVersion(Node node) {
-        String version = node.getClass().getPackage().getImplementationVersion();
-        return version == null ? "unknown" : version;
+        return dev.deja.trace.CodeFingerprint.of(node.getClass());
     }
 
     private static int readIncarnation(Path storage) {

@@ -251,10 +251,20 @@ public final class ScriptEvaluator implements AutoCloseable {
      */
     public Map<String, List<String>> reads() {
         Map<String, List<String>> out = new LinkedHashMap<>();
-        if (fromPython(reads.execute()) instanceof Map<?, ?> all) {
+        if (fromPython(reads.execute(-1)) instanceof Map<?, ?> all) {
             all.forEach((k, v) -> out.put(String.valueOf(k), ((List<?>) v).stream().map(String::valueOf).toList()));
         }
         return out;
+    }
+
+    /** What {@code predicate} read at its last evaluation (see {@link #reads()}). */
+    public List<String> reads(String predicate) {
+        int index = predicateNames.indexOf(predicate);
+        if (index < 0) {
+            return List.of();
+        }
+        Object names = fromPython(reads.execute(index));
+        return names instanceof List<?> list ? list.stream().map(String::valueOf).toList() : List.of();
     }
 
     /**

@@ -12,6 +12,7 @@ import dev.deja.replay.ReplayedEvent;
 import dev.deja.replay.Replayer;
 import dev.deja.runtime.NodeRunner;
 import dev.deja.trace.Event;
+import dev.deja.trace.EventJson;
 import dev.deja.trace.MessageCodec;
 import dev.deja.trace.TraceEvent;
 import java.time.Duration;
@@ -29,6 +30,8 @@ import java.util.TreeMap;
  * the node produces against its own log. See {@link Replayer} for the contract. Single-threaded.
  */
 public final class ReplayEngine {
+    /** Decodes message contents to JSON trees for descriptions; needs no message class. */
+    private static final MessageCodec DUMP_CODEC = MessageCodec.defaultCodec();
     private final String traceName;
     private final List<NodeStream> streams;
     private final Replayer.Options options;
@@ -185,8 +188,9 @@ public final class ReplayEngine {
         state.skipped = true;
     }
 
+    /** An entry as {@code deja dump} prints it: messages and timer tags as JSON (decoded without their classes). */
     static String describe(TraceEvent entry) {
-        return entry == null ? "the end of the log" : entry.toString();
+        return entry == null ? "the end of the log" : EventJson.toText(entry, DUMP_CODEC).strip();
     }
 
     /** Thrown out of a handler to abandon it; an Error so that NodeRunner's catch of handler failures lets it pass. */

@@ -76,12 +76,12 @@ final class ReplayPlatform implements Platform, TraceSink {
                 throw new ReplayEngine.Stop();
             }
             divergences.diverge(state, produced.seq(), state.lastLamport, ReplayEngine.describe(recorded),
-                    "node did " + produced.event());
+                    "node did " + ReplayEngine.describe(produced));
             throw new ReplayEngine.Stop();
         }
         if (!sameEntry(recorded, produced)) {
             divergences.diverge(state, recorded.seq(), recorded.lamport(), ReplayEngine.describe(recorded),
-                    produced.toString());
+                    ReplayEngine.describe(produced));
             throw new ReplayEngine.Stop();
         }
         state.matched(recorded);

@@ -204,9 +204,9 @@ final class SimulatedPlatform implements Platform {
         }
     }
 
+    /** The jar's version with digests of the class and its jar, so that a replay can tell other code. */
     private static String codeVersion(Node node) {
-        String version = node.getClass().getPackage().getImplementationVersion();
-        return version == null ? "unknown" : version;
+        return dev.deja.trace.CodeFingerprint.of(node.getClass());
     }
 
     /**
