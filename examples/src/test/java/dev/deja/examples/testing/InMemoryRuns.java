@@ -56,7 +56,14 @@ public final class InMemoryRuns {
      */
     public static Run run(Example example, int nodes, Optional<String> bug, long seed,
                           UnaryOperator<SimulationSettings.Builder> faults, Optional<Crash> crash, StepObserver watcher) {
-        SimulationSettings settings = faults.apply(ExampleSimulation.settings(example, nodes, bug).seed(seed)).build();
+        return run(example, nodes, bug, Map.of(), seed, faults, crash, watcher);
+    }
+
+    /** The same with {@code nodeArgs} given to every cluster node (as {@code --arg}). */
+    public static Run run(Example example, int nodes, Optional<String> bug, Map<String, String> nodeArgs, long seed,
+                          UnaryOperator<SimulationSettings.Builder> faults, Optional<Crash> crash, StepObserver watcher) {
+        SimulationSettings settings = faults.apply(ExampleSimulation.settings(example, nodes, bug, nodeArgs).seed(seed))
+                .build();
         long[] virtualMillis = {0};
         StepObserver.View[] view = {null};
         List<String> output = new ArrayList<>();
@@ -71,6 +78,13 @@ public final class InMemoryRuns {
         SimulationResult result = Simulator.runInMemory(settings, options);
         Map<NodeId, Object> live = view[0] == null ? Map.of() : new TreeMap<>(view[0].liveNodes());
         return new Run(result, ExampleSimulation.commandLine(example, bug, settings, "t"), List.copyOf(output), live);
+    }
+
+    /** What the nodes log when a cluster of {@code settings} runs: a handler that throws is logged, not fatal. */
+    public static List<String> nodeOutput(SimulationSettings settings) {
+        List<String> lines = new ArrayList<>();
+        Simulator.runInMemory(settings, Simulator.Options.of(settings).withNodeOutput(lines::add));
+        return lines;
     }
 
     /** The seeded answers, but a crash of the given node at the first crash point of it at or after the time. */
