@@ -27,7 +27,7 @@ import java.util.Objects;
  * @param thresholds     the {@code --threshold} values the findings were classified by ({@code NAME=VALUE})
  * @param counted        how many findings make the check fail ({@link Violation#counted()}): what the summary
  *                       and the exit code count (computed from {@code violations})
- * @param screenedOut    how many violations and open spans a threshold screened out (computed)
+ * @param screenedOut    how many findings that would count a threshold screened out (computed)
  * @param reads          what each predicate read at its last evaluation (tables, derived values, built-ins)
  */
 public record CheckReport(String trace, String script, long eventsChecked, boolean fromHistory,
@@ -48,7 +48,8 @@ public record CheckReport(String trace, String script, long eventsChecked, boole
         thresholds = thresholds == null ? List.of() : List.copyOf(thresholds);
         reads = reads == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(reads));
         counted = violations.stream().filter(Violation::counted).count();
-        screenedOut = violations.stream().filter(Violation::belowThreshold).count();
+        // Only those the threshold kept from counting: a closed span does not count anyway.
+        screenedOut = violations.stream().filter(v -> v.belowThreshold() && v.withBelowThreshold(false).counted()).count();
     }
 
     /** A report of findings not classified by any threshold. */

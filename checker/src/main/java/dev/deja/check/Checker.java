@@ -1,7 +1,6 @@
 package dev.deja.check;
 
 import dev.deja.check.internal.BackgroundAppender;
-import dev.deja.check.internal.NodeDeaths;
 import dev.deja.check.internal.PythonEngine;
 import dev.deja.check.internal.ScriptEvaluator;
 import dev.deja.check.internal.StateExtractor;
@@ -120,6 +119,14 @@ public final class Checker {
         public CheckFailedException(String message) {
             super(message);
         }
+    }
+
+    /**
+     * Whether Python predicates are compiled by the Graal JIT in this JVM (it needs {@code -XX:+EnableJVMCI} and the
+     * compiler jars of the JDK's exact update); without it they run interpreted, about 20 times slower.
+     */
+    public static boolean pythonJit() {
+        return PythonEngine.jit();
     }
 
     /**
@@ -287,7 +294,7 @@ public final class Checker {
                     case TURNED_FALSE -> {
                         Violation violation = new Violation(finding.predicate(), finding.kind(), Violation.Status.VIOLATED,
                                 step.event(), Optional.empty(), evaluator.aux(finding.predicate(), finding.serial()),
-                                Map.of(), "", finding.witness(), false);
+                                Map.of(), "", finding.witness(), false, evaluator.reads(finding.predicate()));
                         if (finding.kind() == Violation.Kind.EVENTUALLY) {
                             openSpans.put(finding.serial(), violation);
                         } else {
@@ -301,7 +308,7 @@ public final class Checker {
                             add(new Violation(open.predicate(), open.kind(), open.status(), open.event(),
                                     Optional.of(position), open.aux(),
                                     evaluator.latestAux(open.predicate(), finding.serial()), open.message(),
-                                    open.witness(), false));
+                                    open.witness(), false, open.reads()));
                         }
                     }
                     case ERROR -> add(new Violation(finding.predicate(), finding.kind(), Violation.Status.ERROR,
@@ -324,7 +331,7 @@ public final class Checker {
             // Spans still open at the end of what was checked are reported without an end.
             openSpans.forEach((serial, open) -> add(new Violation(open.predicate(), open.kind(), open.status(),
                     open.event(), Optional.empty(), open.aux(), evaluator.latestAux(open.predicate(), serial),
-                    open.message(), open.witness(), false)));
+                    open.message(), open.witness(), false, open.reads())));
             openSpans.clear();
             List<Violation> sorted = new ArrayList<>(violations);
             sorted.sort(Comparator.comparingLong(v -> v.event().position()));

@@ -51,9 +51,15 @@ public record Threshold(String aux, double minimum) {
         return false;
     }
 
-    /** The violations classified by {@code thresholds} ({@link Violation#belowThreshold()}). */
+    /**
+     * The violations classified by {@code thresholds} ({@link Violation#belowThreshold()}); only findings that
+     * would count are classified (a closed span never counts, so it is never below).
+     */
     public static List<Violation> classify(List<Threshold> thresholds, List<Violation> violations) {
-        return violations.stream().map(v -> v.withBelowThreshold(screensOut(thresholds, v))).toList();
+        return violations.stream().map(v -> {
+            Violation unscreened = v.withBelowThreshold(false);
+            return v.withBelowThreshold(unscreened.counted() && screensOut(thresholds, v));
+        }).toList();
     }
 
     /** Whether this threshold applies to {@code violation}: it has an aux value of that name. */

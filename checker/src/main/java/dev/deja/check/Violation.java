@@ -1,6 +1,7 @@
 package dev.deja.check;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -25,10 +26,12 @@ import java.util.Optional;
  *                    {@code forall} and {@code exists} fail on), the item this finding is about, normalized like row
  *                    values (a row as {@code "Table[node:oid]"}); null for a predicate that returned a truth value
  * @param belowThreshold whether a {@code --threshold} screened this finding out: it is reported but not counted
+ * @param reads       what the predicate read when it found this (table names, derived values' names and the
+ *                    built-ins {@code nodes}, {@code event}, {@code clock}), for {@code deja why}; empty if not known
  */
 public record Violation(String predicate, Kind kind, Status status, CheckedEvent event,
                         Optional<Long> endPosition, Map<String, Object> aux, Map<String, Object> auxAtEnd,
-                        String message, Object witness, boolean belowThreshold) {
+                        String message, Object witness, boolean belowThreshold, List<String> reads) {
     /** How the predicate was declared. */
     public enum Kind { ALWAYS, EVENTUALLY }
 
@@ -47,6 +50,14 @@ public record Violation(String predicate, Kind kind, Status status, CheckedEvent
         // Reports written before spans kept their end values have no auxAtEnd.
         auxAtEnd = auxAtEnd == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(auxAtEnd));
         Objects.requireNonNull(message, "message");
+        reads = reads == null ? List.of() : List.copyOf(reads);
+    }
+
+    /** A finding with a witness, not screened, whose reads are not known. */
+    public Violation(String predicate, Kind kind, Status status, CheckedEvent event, Optional<Long> endPosition,
+                     Map<String, Object> aux, Map<String, Object> auxAtEnd, String message, Object witness,
+                     boolean belowThreshold) {
+        this(predicate, kind, status, event, endPosition, aux, auxAtEnd, message, witness, belowThreshold, List.of());
     }
 
     /** A finding without a witness, not screened. */
@@ -92,6 +103,6 @@ public record Violation(String predicate, Kind kind, Status status, CheckedEvent
 
     /** This finding classified by a threshold. */
     public Violation withBelowThreshold(boolean value) {
-        return new Violation(predicate, kind, status, event, endPosition, aux, auxAtEnd, message, witness, value);
+        return new Violation(predicate, kind, status, event, endPosition, aux, auxAtEnd, message, witness, value, reads);
     }
 }

@@ -377,26 +377,94 @@ def _predicate(kind):
 
 
 always = _predicate("always")
-always.__doc__ = "Declares a safety property: reported at each event where it turns false."
+always.__doc__ = ("Declares a safety property: reported at each event where it turns false, or, for a predicate "
+                  "that returns the items violating it, where each item appears.")
 eventually = _predicate("eventually")
 eventually.__doc__ = ("Declares a liveness property: a violation is a span from the event where it turns false "
-                      "to the event where it turns true again (or the end of the trace).")
+                      "to the event where it turns true again (or the end of the trace); for a predicate that "
+                      "returns the items violating it, one span per item.")
+
+
+class Witnesses(tuple):
+    """What forall and exists return when they fail: false in a condition, and the failing rows, which the
+    checker reports as the predicate's witnesses (one finding per row)."""
+    __slots__ = ()
+
+    def __bool__(self):
+        return False
+
+    def __repr__(self):
+        return "Witnesses(%s)" % ", ".join(repr(w) for w in self)
 
 
 def forall(rows, predicate):
-    """True when predicate(row) holds for every row."""
+    """True when predicate(row) holds for every row; otherwise the rows for which it does not (false)."""
+    failing = None
     for r in rows:
         if not predicate(r):
-            return False
-    return True
+            if failing is None:
+                failing = []
+            failing.append(r)
+    return True if failing is None else Witnesses(failing)
 
 
 def exists(rows, predicate):
-    """True when predicate(row) holds for some row."""
+    """True when predicate(row) holds for some row; otherwise the rows, all failing it (false), or False if
+    there are none."""
+    failing = []
     for r in rows:
         if predicate(r):
             return True
-    return False
+        failing.append(r)
+    return Witnesses(failing) if failing else False
+
+
+_COLLECTIONS = (set, frozenset, list, tuple, dict)
+
+
+def _witnesses(result):
+    """A predicate's result as {key: witness}: a collection (set, list, tuple, dict's keys, or forall's and
+    exists's Witnesses) lists the items violating it, each a witness; anything else is a truth value, and a false
+    one has the single witness None."""
+    if isinstance(result, _COLLECTIONS) or type(result).__name__ == "generator":
+        out = {}
+        for w in result:
+            out[_witness_key(w)] = w
+        return out
+    return {} if result else {None: None}
+
+
+def _witness_key(w):
+    """A hashable key that identifies a witness across events: a row by table, node and oid (its columns
+    change), anything else by value (lists and dicts as tuples)."""
+    if isinstance(w, _Row):
+        return ("\0row", type(w).__name__, w.node, w.oid)
+    if isinstance(w, (list, tuple)):
+        return tuple(_witness_key(x) for x in w)
+    if isinstance(w, (set, frozenset)):
+        return frozenset(_witness_key(x) for x in w)
+    if isinstance(w, dict):
+        return tuple((_witness_key(k), _witness_key(v)) for k, v in w.items())
+    try:
+        hash(w)
+        return w
+    except TypeError:
+        return repr(w)
+
+
+def _witness_value(w):
+    """A witness as the report shows it: a row as 'Table[node:oid]', containers element by element."""
+    if isinstance(w, _Row):
+        return "%s[%s:%s]" % (type(w).__name__, w.node, w.oid)
+    if isinstance(w, (list, tuple)):
+        return tuple(_witness_value(x) for x in w)
+    if isinstance(w, (set, frozenset)):
+        return tuple(sorted((_witness_value(x) for x in w), key=repr))
+    if isinstance(w, dict):
+        return {_witness_value(k): _witness_value(v) for k, v in w.items()}
+    if w is None or isinstance(w, (bool, int, float, str)):
+        return w
+    return repr(w)
 
 
 def implies(a, b):
@@ -573,6 +641,56 @@ def _deja_setup_reset():
     _state._clear()
     _symbols.clear()
     _script_file[0] = None
+
+
+def _deja_new_run():
+    """Starts another run of the same script (the explorer's next path): every table emptied, every derived value and
+    predicate back to its state before the first event and due for evaluation, the event built-ins cleared; the script,
+    its declarations and the symbols stay, so that no start-up is paid again. What readers read stays linked (their
+    sources are kept), and since every reader is dirty, the first evaluation of the run links them afresh."""
+    global _reading
+    _reading = None
+    for t in _registry.tables:
+        t._rows = {}
+        t._row_list = None
+    for d in _registry.derived:
+        d.dirty = True
+        d._value = None
+        d._history = []
+        d._step = -1
+    for p in _registry.predicates:
+        p.dirty = True
+        p.failing = False
+        p.witnesses = {}
+        p.span_open = False
+        p.latest_aux = {}
+        p.ended_aux = {}
+        if p.aux_watch is not None:
+            p.aux_watch.dirty = True
+    event._clear()
+    nodes._rows.clear()
+    for s in (nodes._source, _state.event_source):
+        s.bump()
+    st = _state
+    st.step = -1
+    st.clocks = {}
+    for source in st.clock_sources.values():
+        source.bump()
+    st.event_read = True
+    st.batch = ()
+    st.batch_at = 0
+    st.batch_index = 0
+    st.message_times = {}
+    st.table_changes = {}
+    st.restarts = {}
+    st.findings = []
+    st.serial = 0
+    st.deaths = {}
+    st.next_predicate = 0
+    st.aux_done = False
+    st.aux_of = None
+    st.spans_open = False
+    st.current = None
 
 
 def _deja_setup_install(tables):
@@ -934,14 +1052,15 @@ def _deja_setup_predicates():
     return out
 
 
-def _deja_setup_reads():
+def _deja_setup_reads(index):
     """What each predicate read at its last evaluation, directly or through derived values: {predicate: (names of
-    tables, derived values and the built-ins 'nodes', 'event', 'clock', sorted)}."""
+    tables, derived values and the built-ins 'nodes', 'event', 'clock', sorted)}; for index >= 0, only that
+    predicate's names."""
     derived_by_source = {}
     for d in _registry.derived:
         derived_by_source[d._source] = d
     out = {}
-    for p in _registry.predicates:
+    for p in (_registry.predicates if index < 0 else [_registry.predicates[index]]):
         names = set()
         seen = set()
         todo = list(p._deps)
@@ -955,6 +1074,8 @@ def _deja_setup_reads():
             if d is not None:
                 todo.extend(d._deps)
         out[p.name] = tuple(sorted(names))
+        if index >= 0:
+            return out[p.name]
     return out
 
 

@@ -2,20 +2,62 @@ package dev.deja.cli;
 
 import dev.deja.examples.Example;
 import dev.deja.examples.Examples;
+import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 
-/** Lists the built-in examples and their bugs. */
+/** Lists the built-in examples, their bugs with the command that shows each, and their node arguments. */
 @Command(name = "examples", mixinStandardHelpOptions = true,
-        description = "List the built-in example protocols, the bugs each can switch on and the node arguments it takes.")
+        description = "List the built-in example protocols, the bugs each can switch on with the command that shows "
+                + "each bug, and the node arguments each takes.")
 public final class ExamplesCommand implements Runnable {
+    private static final String RANDTREE_FAULTS = " --drop 0.05 --delay 1ms..10ms --crash-rate 0.006 --restart-delay 300ms"
+            + " --partition 'n1|n2,n3,n4,n5,n6@800ms..3500ms' --virtual-time 5s --until-limit --out t"
+            + " && ./deja check t scripts/randtree.py";
+
+    /** For every example's bug ("example/bug"), a command that shows it: a seed found to break the property. */
+    static final Map<String, String> SHOWN_BY = Map.ofEntries(
+            Map.entry("paxos/latest-response", "./deja simulate paxos --nodes 7 --bug latest-response --seed 22 --drop 0.3"
+                    + " --delay 1ms..100ms --out t && ./deja check t scripts/paxos.py"),
+            Map.entry("paxos/spec", "./deja simulate paxos --nodes 7 --bug spec --seed 3 --drop 0.3 --delay 1ms..100ms"
+                    + " --out t && ./deja check t scripts/paxos.py"),
+            Map.entry("chord/succ-succ-hash", "./deja simulate chord --bug succ-succ-hash --seed 0 --out t"
+                    + " && ./deja check t scripts/chord.py"),
+            Map.entry("chord/finger-lazy", "./deja simulate chord --bug finger-lazy --seed 0 --out t"
+                    + " && ./deja check t scripts/chord.py"),
+            Map.entry("chord/finger-boundary", "./deja simulate chord --bug finger-boundary --seed 0 --out t"
+                    + " && ./deja check t scripts/chord.py"),
+            Map.entry("lockserver/release-retry-livelock", "./deja simulate lockserver --bug release-retry-livelock --seed 3"
+                    + " --virtual-time 8s --out t && ./deja check t scripts/lockserver.py"),
+            Map.entry("store/balance-race", "./deja simulate store --bug balance-race --seed 4 --out t"
+                    + " && ./deja check t scripts/store.py"),
+            Map.entry("store/transient-failure", "./deja simulate store --bug transient-failure --seed 7 --crash-rate 0.0005"
+                    + " --restart-delay 1000ms --out t && ./deja check t scripts/store.py"),
+            Map.entry("randtree/sibling-not-removed", "./deja simulate randtree --bug sibling-not-removed --seed 5"
+                    + RANDTREE_FAULTS),
+            Map.entry("randtree/stale-child-on-new-root", "./deja simulate randtree --bug stale-child-on-new-root --seed 24"
+                    + RANDTREE_FAULTS),
+            Map.entry("randtree/root-keeps-siblings", "./deja simulate randtree --bug root-keeps-siblings --seed 1"
+                    + RANDTREE_FAULTS),
+            Map.entry("randtree/no-recovery-timer", "./deja simulate randtree --bug no-recovery-timer --seed 1"
+                    + RANDTREE_FAULTS));
+
     @Override
     public void run() {
         for (Example example : Examples.all()) {
             System.out.printf("%-12s %s (default %d nodes)%n", example.name(), example.description(),
                     example.defaultNodes());
-            example.bugs().forEach((bug, description) -> System.out.printf("  --bug %-20s %s%n", bug, description));
+            example.bugs().forEach((bug, description) -> {
+                System.out.printf("  --bug %-20s %s%n", bug, description);
+                shownBy(example, bug).ifPresent(command -> System.out.printf("      shown by: %s%n", command));
+            });
             example.arguments().forEach((argument, description) -> System.out.printf("  --arg %-20s %s%n", argument,
                     description));
         }
+    }
+
+    /** The command that shows {@code bug} of {@code example}, if one is known. */
+    static Optional<String> shownBy(Example example, String bug) {
+        return Optional.ofNullable(SHOWN_BY.get(example.name() + "/" + bug));
     }
 }

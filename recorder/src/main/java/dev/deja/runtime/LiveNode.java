@@ -2,32 +2,23 @@ package dev.deja.runtime;
 
 import dev.deja.node.Node;
 import dev.deja.node.NodeId;
-import dev.deja.node.TimerId;
 import dev.deja.runtime.internal.FileStorage;
 import dev.deja.runtime.internal.TcpTransport;
 import dev.deja.trace.MessageCodec;
 import dev.deja.trace.NodeLogWriter;
-import dev.deja.trace.Payload;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One node (or client) of a loopback deployment, running in the current process: real TCP, real timers,
@@ -106,8 +97,8 @@ public final class LiveNode implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.platform = new LivePlatform(storage, Set.copyOf(cluster.allIds()), writer != null,
-                cluster.faults().clockSkewOf(self));
+        this.platform = new LivePlatform(self, storage, Set.copyOf(cluster.allIds()), writer != null,
+                cluster.faults().clockSkewOf(self), tasks, scheduler, this::log);
         this.runner = new NodeRunner(node, new NodeRunner.Setup(self, cluster.nodes().containsKey(self)
                 ? cluster.peersOf(self) : cluster.nodes().keySet().stream().sorted().toList(),
                 member.args(), incarnation, initialLamport, firstSeq, crashed), platform, codec, writer);
@@ -224,9 +215,9 @@ public final class LiveNode implements AutoCloseable {
         }
     }
 
+    /** The jar's version with digests of the class and its jar, so that a replay can tell other code. */
     private static String codeVersion(Node node) {
-        String version = node.getClass().getPackage().getImplementationVersion();
-        return version == null ? "unknown" : version;
+        return dev.deja.trace.CodeFingerprint.of(node.getClass());
     }
 
     private static int readIncarnation(Path storage) {
@@ -247,123 +238,6 @@ public final class LiveNode implements AutoCloseable {
                     java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the incarnation counter in " + storage, e);
-        }
-    }
-
-    /** A message sent by a handler call, held until the call's entries are written. */
-    private record Outgoing(NodeId to, long senderLamport, long messageId, Payload message) {
-    }
-
-    /**
-     * The live twin of {@link Platform}. While recording it holds the messages handler calls send until their entries
-     * are written (when the group of calls ends): a message must not reach another node before its send is in the log
-     * (a {@code kill -9} in between would leave a receive without its send).
-     */
-    private final class LivePlatform implements Platform {
-        private final FileStorage storage;
-        private final Set<NodeId> addressable;
-        private final boolean holdMessages;
-        private final List<Outgoing> held = new ArrayList<>(); // handler thread only
-        private final SecureRandom random = new SecureRandom();
-        private final Map<Long, ScheduledFuture<?>> timers = new ConcurrentHashMap<>();
-        private NodeRunner runner;
-        private TcpTransport transport;
-        private final long clockSkewMillis;
-
-        LivePlatform(FileStorage storage, Set<NodeId> addressable, boolean holdMessages, long clockSkewMillis) {
-            this.clockSkewMillis = clockSkewMillis;
-            this.storage = storage;
-            this.addressable = addressable;
-            this.holdMessages = holdMessages;
-        }
-
-        /** Sends the messages held for the handler calls whose entries were just written. */
-        void releaseHeld() {
-            for (Outgoing message : held) {
-                send(message.to(), message.senderLamport(), message.messageId(), message.message());
-            }
-            held.clear();
-        }
-
-        /** How many messages are held. */
-        int heldCount() {
-            return held.size();
-        }
-
-        /** Forgets the messages held after the first {@code kept} and returns how many there were. */
-        int dropHeldSince(int kept) {
-            int count = held.size() - kept;
-            held.subList(kept, held.size()).clear();
-            return count;
-        }
-
-        @Override
-        public long currentTimeMillis() {
-            return System.currentTimeMillis() + clockSkewMillis; // the injected skew, 0 unless the faults ask for it
-        }
-
-        @Override
-        public long nextRandomLong() {
-            return random.nextLong();
-        }
-
-        @Override
-        public Optional<byte[]> storageRead(String key) {
-            return storage.read(key);
-        }
-
-        @Override
-        public void storageWrite(String key, byte[] value) {
-            storage.write(key, value);
-        }
-
-        @Override
-        public void storageSync() {
-            storage.sync();
-        }
-
-        @Override
-        public void transmit(NodeId to, long senderLamport, long messageId, Payload message) {
-            if (holdMessages) {
-                held.add(new Outgoing(to, senderLamport, messageId, message));
-            } else {
-                send(to, senderLamport, messageId, message);
-            }
-        }
-
-        private void send(NodeId to, long senderLamport, long messageId, Payload message) {
-            if (to.equals(self)) {
-                tasks.add(() -> runner.deliver(self, senderLamport, messageId, message));
-            } else {
-                transport.send(to, senderLamport, messageId, message);
-            }
-        }
-
-        @Override
-        public boolean knows(NodeId node) {
-            return addressable.contains(node);
-        }
-
-        @Override
-        public void scheduleTimer(TimerId timer, Duration delay) {
-            ScheduledFuture<?> future = scheduler.schedule(() -> {
-                timers.remove(timer.value());
-                tasks.add(() -> runner.fireTimer(timer));
-            }, delay.toNanos(), TimeUnit.NANOSECONDS);
-            timers.put(timer.value(), future);
-        }
-
-        @Override
-        public void cancelTimer(TimerId timer) {
-            ScheduledFuture<?> future = timers.remove(timer.value());
-            if (future != null) {
-                future.cancel(false);
-            }
-        }
-
-        @Override
-        public void log(NodeId node, int incarnation, String line) {
-            LiveNode.this.log(incarnation, line);
         }
     }
 }

@@ -56,7 +56,7 @@ public final class NodeRunner {
     private final MessageCodec codec;
     private final TraceSink sink;
     private final LamportClock lamport;
-    private final LiveEnv env = new LiveEnv();
+    private final RecordingEnv env = new RecordingEnv();
     private final Map<Long, Object> pendingTimers = new HashMap<>();
     private long nextSeq;
     private long nextTimerId = 1;
@@ -200,8 +200,11 @@ public final class NodeRunner {
         }
     }
 
-    /** The {@link Env} handed to the node; the same object for every handler call. */
-    private final class LiveEnv implements Env {
+    /**
+     * The {@link Env} handed to the node, whichever platform twin runs it (live, replay, simulated): it records every
+     * observation and hands every effect to the {@link Platform}. The same object for every handler call.
+     */
+    private final class RecordingEnv implements Env {
         private final RecordedRandom random = new RecordedRandom();
         private final RecordedStorage storage = new RecordedStorage();
 

@@ -11,7 +11,8 @@ import java.util.List;
  * it shuts down cleanly; an incarnation killed with {@code kill -9} keeps {@code completed: false}.
  *
  * @param formatVersion the trace format version of every log of this node
- * @param codeVersion   the version of the node's code, from its jar manifest or {@code unknown}
+ * @param codeVersion   the node's code: its jar's version (or {@code unknown}) and digests of its class file and jar
+ *                      ({@link CodeFingerprint})
  * @param completed     whether the recording of the last incarnation ended with a clean shutdown
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -126,9 +126,27 @@ public final class Trace {
         return summary;
     }
 
-    /** Writes {@code trace.json} (launchers only). */
+    /**
+     * Writes {@code trace.json} (launchers only), with each recorded node's code fingerprint taken from its manifest
+     * when the summary has none.
+     */
     public static void writeSummary(Path directory, TraceSummary summary) throws IOException {
         Files.createDirectories(directory);
+        if (summary.code().isEmpty() && Files.isDirectory(directory.resolve(NODES))) {
+            java.util.Map<String, String> code = new java.util.TreeMap<>();
+            try (Stream<Path> children = Files.list(directory.resolve(NODES))) {
+                for (Path child : children.toList()) {
+                    if (Files.exists(child.resolve(NodeLog.MANIFEST))) {
+                        NodeManifest manifest = NodeLog.readManifest(child);
+                        if (manifest.codeVersion() != null) {
+                            code.put(manifest.node().value(), manifest.nodeClass() + " " + manifest.codeVersion());
+                        }
+                    }
+                }
+            }
+            summary = new TraceSummary(summary.formatVersion(), summary.kind(), summary.command(), summary.nodes(),
+                    summary.startMillis(), summary.endMillis(), summary.settings(), summary.events(), code);
+        }
         Json.writeAtomically(directory.resolve(TraceSummary.FILE), summary);
     }
 }

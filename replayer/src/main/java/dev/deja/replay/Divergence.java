@@ -1,6 +1,8 @@
 package dev.deja.replay;
 
 import dev.deja.node.NodeId;
+import dev.deja.trace.EventJson;
+import dev.deja.trace.MessageCodec;
 import dev.deja.trace.TraceEvent;
 import java.util.List;
 import java.util.Objects;
@@ -39,8 +41,10 @@ public record Divergence(NodeId node, int incarnation, long seq, long lamport, S
         text.append("  actual:   ").append(actual).append('\n');
         if (!recentEvents.isEmpty()) {
             text.append("  last ").append(recentEvents.size()).append(" matching events of ").append(node).append(":\n");
+            // As deja dump prints them: message contents as JSON (decoded without their classes), not as bytes.
+            MessageCodec codec = MessageCodec.defaultCodec();
             for (TraceEvent event : recentEvents) {
-                text.append("    ").append(event).append('\n');
+                text.append("    ").append(EventJson.toText(event, codec).strip()).append('\n');
             }
         }
         return text.toString();

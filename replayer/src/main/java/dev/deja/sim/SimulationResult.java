@@ -11,13 +11,13 @@ import java.time.Duration;
  * @param crashes        node crashes injected
  * @param dropped        messages lost (by drop probability, partition or a node being down)
  * @param duplicated     messages delivered twice
- * @param ending         why the run stopped
+ * @param ending         why the run stopped ({@code STOPPED}: a {@link StepObserver} ended it)
  * @param elapsed        wall-clock time the simulation took
  */
 public record SimulationResult(long steps, long entries, long virtualMillis, long crashes, long dropped,
                                long duplicated, Ending ending, Duration elapsed) {
     /** Why a run stopped. */
-    public enum Ending { DRIVER_FINISHED, STEP_LIMIT, TIME_LIMIT, QUIESCENT }
+    public enum Ending { DRIVER_FINISHED, STEP_LIMIT, TIME_LIMIT, QUIESCENT, STOPPED }
 
     /** Simulated steps per wall-clock second. */
     public double stepsPerSecond() {

@@ -9,35 +9,70 @@ import java.util.function.Consumer;
  * deployment, so that replay, check and view work on it unchanged. Every decision goes through one
  * {@link ChoiceSource}: the same settings and the same answers give the same trace, byte for byte.
  *
+ * <p>{@link #runInMemory} runs the same way without writing anything, for search: the answers of such a run,
+ * given to {@link #run} again, write the trace of exactly that run.
+ *
  * <p>Crashes happen between handler calls; storage writes not yet synced are lost. Single-threaded.
  */
 public final class Simulator {
     private Simulator() {
     }
 
+    /**
+     * What exploration adds to a run's choice points; {@link #NONE} for plain simulation.
+     *
+     * @param windowMillis     events due within this many milliseconds of the earliest pending one are all enabled,
+     *                         so that a scheduling choice may run a later one first (MODIST's timer error window);
+     *                         0 enables only the events due at the same instant
+     * @param crashPoints      whether to ask, after each step of a cluster node, whether that node crashes now
+     *                         ({@link ChoicePoint.CrashAfter})
+     * @param isolationPoints  whether to ask, after each step of a cluster node, whether it is cut off from the others
+     *                         now ({@link ChoicePoint.Isolate})
+     * @param isolationMillis  how long such a partition lasts
+     */
+    public record Exploration(long windowMillis, boolean crashPoints, boolean isolationPoints, long isolationMillis) {
+        /** No window, no crash or partition points: the choice points of {@code deja simulate}. */
+        public static final Exploration NONE = new Exploration(0, false, false, 1);
+
+        public Exploration {
+            if (windowMillis < 0 || isolationMillis < 1) {
+                throw new IllegalArgumentException("the window must not be negative and partitions must last at least 1 ms");
+            }
+        }
+    }
+
     /** What else a run may be given besides its settings. */
-    public record Options(ChoiceSource choices, ClassLoader classLoader, Consumer<String> nodeOutput, String command) {
+    public record Options(ChoiceSource choices, ClassLoader classLoader, Consumer<String> nodeOutput, String command,
+                          Exploration exploration, StepObserver observer) {
         /** The seeded source of {@code settings}, this class's loader, node output discarded. */
         public static Options of(SimulationSettings settings) {
             return new Options(ChoiceSource.seeded(settings.seed()), Simulator.class.getClassLoader(), line -> { },
-                    "");
+                    "", Exploration.NONE, StepObserver.NONE);
         }
 
         public Options withChoices(ChoiceSource source) {
-            return new Options(source, classLoader, nodeOutput, command);
+            return new Options(source, classLoader, nodeOutput, command, exploration, observer);
         }
 
         public Options withClassLoader(ClassLoader loader) {
-            return new Options(choices, loader, nodeOutput, command);
+            return new Options(choices, loader, nodeOutput, command, exploration, observer);
         }
 
         public Options withNodeOutput(Consumer<String> output) {
-            return new Options(choices, classLoader, output, command);
+            return new Options(choices, classLoader, output, command, exploration, observer);
         }
 
         /** The command line that started the run, kept in {@code trace.json}. */
         public Options withCommand(String text) {
-            return new Options(choices, classLoader, nodeOutput, text);
+            return new Options(choices, classLoader, nodeOutput, text, exploration, observer);
+        }
+
+        public Options withExploration(Exploration value) {
+            return new Options(choices, classLoader, nodeOutput, command, value, observer);
+        }
+
+        public Options withObserver(StepObserver value) {
+            return new Options(choices, classLoader, nodeOutput, command, exploration, value);
         }
     }
 
@@ -49,5 +84,10 @@ public final class Simulator {
     /** Runs into the new trace directory {@code trace}, which must not exist or be empty. */
     public static SimulationResult run(SimulationSettings settings, Path trace, Options options) {
         return new SimulationEngine(settings, trace, options).run();
+    }
+
+    /** Runs without writing a trace: nodes record nothing; the observer sees every step. */
+    public static SimulationResult runInMemory(SimulationSettings settings, Options options) {
+        return new SimulationEngine(settings, null, options).run();
     }
 }

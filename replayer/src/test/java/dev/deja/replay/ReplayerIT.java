@@ -102,13 +102,16 @@ class ReplayerIT {
             assertThat(divergence.incarnation()).isEqualTo(1);
             // seq 0 start, 1 send Count(0), 2 receive Count(0), 3 random draw, 4 send: the counter differs
             assertThat(divergence.seq()).isEqualTo(4);
-            assertThat(divergence.expected()).contains("n1#4").contains("Send[to=n1");
-            assertThat(divergence.actual()).contains("Send[to=n1").contains("digest=");
+            // Entries as deja dump prints them.
+            assertThat(divergence.expected()).contains("seq 4").contains("send").contains("to n1");
+            assertThat(divergence.actual()).contains("send").contains("to n1").contains("digest");
             assertThat(divergence.actual()).isNotEqualTo(divergence.expected());
             assertThat(divergence.recentEvents()).hasSize(4);
             assertThat(divergence.recentEvents().getLast().event()).isInstanceOf(Event.RandomDraw.class);
             assertThat(divergence.describe()).contains("divergence at node n1 (incarnation 1), seq 4")
-                    .contains("expected:").contains("actual:");
+                    .contains("expected:").contains("actual:")
+                    // the received Count as JSON, as dump shows it, not as the bytes of its encoding
+                    .contains("receive").contains("Count {").doesNotContain("Payload[");
         });
     }
 
@@ -119,8 +122,8 @@ class ReplayerIT {
         assertThat(result.divergences()).singleElement().satisfies(divergence -> {
             // seq 0 start, 1 random draw, 2 the send whose content came from System.nanoTime()
             assertThat(divergence.seq()).isEqualTo(2);
-            assertThat(divergence.expected()).contains("Send[to=n1").contains("Stamp");
-            assertThat(divergence.actual()).contains("Send[to=n1").isNotEqualTo(divergence.expected());
+            assertThat(divergence.expected()).contains("to n1").contains("Stamp");
+            assertThat(divergence.actual()).contains("to n1").isNotEqualTo(divergence.expected());
         });
     }
 

@@ -16,26 +16,35 @@ import java.util.Set;
  *   <li>{@code text}: its content contains this text, ignoring case: a message's JSON (a send is matched by
  *       the content its receiver recorded), a timer's tag, a storage key, a start's class and arguments
  *       (empty: any event);</li>
- *   <li>{@code timers}: timer firings are shown or hidden.</li>
+ *   <li>{@code timers}: timer firings are shown or hidden;</li>
+ *   <li>{@code positions}: it is at one of these positions (empty: any position), as {@code deja why} shows only
+ *       the events of a finding's witness history.</li>
  * </ul>
  */
-public record EventFilter(Set<NodeId> nodes, Set<String> messageTypes, String text, Timers timers) {
+public record EventFilter(Set<NodeId> nodes, Set<String> messageTypes, String text, Timers timers,
+                          Set<Integer> positions) {
     /** Whether timer firings are shown. */
     public enum Timers { SHOW, HIDE }
 
     /** Everything. */
-    public static final EventFilter ALL = new EventFilter(Set.of(), Set.of(), "", Timers.SHOW);
+    public static final EventFilter ALL = new EventFilter(Set.of(), Set.of(), "", Timers.SHOW, Set.of());
 
     public EventFilter {
+        positions = positions == null ? Set.of() : Set.copyOf(positions);
         nodes = Set.copyOf(nodes);
         messageTypes = Set.copyOf(messageTypes);
         Objects.requireNonNull(text, "text");
         Objects.requireNonNull(timers, "timers");
     }
 
+    /** A filter on nodes, message types, text and timers, at any position. */
+    public EventFilter(Set<NodeId> nodes, Set<String> messageTypes, String text, Timers timers) {
+        this(nodes, messageTypes, text, timers, Set.of());
+    }
+
     /** Whether this filter lets every event through. */
     public boolean isAll() {
-        return nodes.isEmpty() && messageTypes.isEmpty() && text.isEmpty() && timers == Timers.SHOW;
+        return nodes.isEmpty() && messageTypes.isEmpty() && text.isEmpty() && timers == Timers.SHOW && positions.isEmpty();
     }
 
     /** The text to search for, lower-cased. */
@@ -53,6 +62,7 @@ public record EventFilter(Set<NodeId> nodes, Set<String> messageTypes, String te
         private final Set<String> messageTypes = new LinkedHashSet<>();
         private String text = "";
         private Timers timers = Timers.SHOW;
+        private final Set<Integer> positions = new LinkedHashSet<>();
 
         private Builder() {
         }
@@ -87,8 +97,14 @@ public record EventFilter(Set<NodeId> nodes, Set<String> messageTypes, String te
             return this;
         }
 
+        /** Only these positions (added to those given before). */
+        public Builder positions(Collection<Integer> values) {
+            positions.addAll(values);
+            return this;
+        }
+
         public EventFilter build() {
-            return new EventFilter(nodes, messageTypes, text, timers);
+            return new EventFilter(nodes, messageTypes, text, timers, positions);
         }
     }
 }

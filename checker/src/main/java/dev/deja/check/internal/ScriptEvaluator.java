@@ -80,6 +80,7 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final Value makeTuple;
     private final Value makeDict;
     private final Value intern;
+    private final Value newRun;
     private final Progress progress = new Progress();
     // The steps Python holds from the last call (the same list object), the index in it of their first, and of the
     // step after the one that call stopped at: a call for that one goes on in Python without handing them over again.
@@ -154,6 +155,7 @@ public final class ScriptEvaluator implements AutoCloseable {
             makeTuple = module.getMember("_make_tuple");
             makeDict = module.getMember("_make_dict");
             intern = module.getMember("_deja_setup_intern");
+            newRun = module.getMember("_deja_new_run");
             List<TableSchema> declared = new ArrayList<>();
             Value tables = module.getMember("_deja_setup_tables").execute();
             for (long i = 0; i < tables.getArraySize(); i++) {
@@ -249,10 +251,20 @@ public final class ScriptEvaluator implements AutoCloseable {
      */
     public Map<String, List<String>> reads() {
         Map<String, List<String>> out = new LinkedHashMap<>();
-        if (fromPython(reads.execute()) instanceof Map<?, ?> all) {
+        if (fromPython(reads.execute(-1)) instanceof Map<?, ?> all) {
             all.forEach((k, v) -> out.put(String.valueOf(k), ((List<?>) v).stream().map(String::valueOf).toList()));
         }
         return out;
+    }
+
+    /** What {@code predicate} read at its last evaluation (see {@link #reads()}). */
+    public List<String> reads(String predicate) {
+        int index = predicateNames.indexOf(predicate);
+        if (index < 0) {
+            return List.of();
+        }
+        Object names = fromPython(reads.execute(index));
+        return names instanceof List<?> list ? list.stream().map(String::valueOf).toList() : List.of();
     }
 
     /**
@@ -457,6 +469,16 @@ public final class ScriptEvaluator implements AutoCloseable {
         }
         int newline = message.indexOf('\n');
         return newline < 0 ? message : message.substring(0, newline);
+    }
+
+    /**
+     * Starts another run of the same script in the same context (the explorer's next path): the tables are emptied
+     * and every derived value and predicate is as before the first step, while the script stays loaded. Values a
+     * script keeps in its own module globals are not reset; predicates are meant to read the tables.
+     */
+    public void newRun() {
+        heldSteps = null;
+        newRun.execute();
     }
 
     /** The aux values of {@code predicate} now, normalized like row values (aux functions get no witness). */

@@ -82,6 +82,15 @@ public final class StateExtractor {
         }
     }
 
+    /**
+     * Forgets every node's objects and rows, keeping the class plans: the next extraction of a node starts a new run
+     * (the explorer's next path), with oids numbered from 1 again.
+     */
+    public void newRun() {
+        nodes.clear();
+        nextOid = 1;
+    }
+
     /** The classes that have a cached plan, i.e. whose objects were visited (for tests). */
     Set<Class<?>> plannedClasses() {
         return Set.copyOf(plans.keySet());

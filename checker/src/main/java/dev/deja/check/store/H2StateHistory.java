@@ -285,6 +285,15 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     }
 
     /** Whether this is a complete history of this version's format: a check that finished wrote it. */
+    /** Whether the stored history covers the whole trace (its last check reached the end). */
+    public boolean coversWholeTrace() {
+        try {
+            return isThisFormat() && isComplete();
+        } catch (SQLException e) {
+            throw failure("read the history's state", e);
+        }
+    }
+
     private boolean isComplete() throws SQLException {
         return isThisFormat() && flag("complete");
     }

@@ -11,12 +11,10 @@ import dev.deja.replay.ReplayState;
 import dev.deja.replay.ReplayedEvent;
 import dev.deja.replay.Replayer;
 import dev.deja.runtime.NodeRunner;
-import dev.deja.runtime.Platform;
 import dev.deja.trace.Event;
+import dev.deja.trace.EventJson;
 import dev.deja.trace.MessageCodec;
-import dev.deja.trace.Payload;
 import dev.deja.trace.TraceEvent;
-import dev.deja.trace.TraceSink;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -32,6 +30,8 @@ import java.util.TreeMap;
  * the node produces against its own log. See {@link Replayer} for the contract. Single-threaded.
  */
 public final class ReplayEngine {
+    /** Decodes message contents to JSON trees for descriptions; needs no message class. */
+    private static final MessageCodec DUMP_CODEC = MessageCodec.defaultCodec();
     private final String traceName;
     private final List<NodeStream> streams;
     private final Replayer.Options options;
@@ -181,28 +181,29 @@ public final class ReplayEngine {
         };
     }
 
-    private void diverge(NodeState state, long seq, long lamport, String expected, String actual) {
+    void diverge(NodeState state, long seq, long lamport, String expected, String actual) {
         int incarnation = state.runner != null ? state.runner.incarnation() : 0;
         divergences.add(new Divergence(state.stream.node(), incarnation, seq, lamport, expected, actual,
                 List.copyOf(state.recent)));
         state.skipped = true;
     }
 
-    private static String describe(TraceEvent entry) {
-        return entry == null ? "the end of the log" : entry.toString();
+    /** An entry as {@code deja dump} prints it: messages and timer tags as JSON (decoded without their classes). */
+    static String describe(TraceEvent entry) {
+        return entry == null ? "the end of the log" : EventJson.toText(entry, DUMP_CODEC).strip();
     }
 
     /** Thrown out of a handler to abandon it; an Error so that NodeRunner's catch of handler failures lets it pass. */
-    private static final class Stop extends Error {
+    static final class Stop extends Error {
         Stop() {
             super(null, null, false, false);
         }
     }
 
     /** Replay state of one node, and the replay twin of its platform and trace sink. */
-    private final class NodeState {
+    final class NodeState {
         final NodeStream stream;
-        final Twin twin = new Twin(this);
+        final ReplayPlatform twin = new ReplayPlatform(this, ReplayEngine.this::diverge, options.nodeOutput());
         final ArrayDeque<TraceEvent> recent = new ArrayDeque<>(Divergence.RECENT_EVENTS);
         NodeRunner runner;
         /** The seq of the next entry the node must produce; every entry before it was checked. */
@@ -236,144 +237,6 @@ public final class ReplayEngine {
             }
             recent.addLast(recorded);
             nextSeq = recorded.seq() + 1;
-        }
-    }
-
-    /**
-     * The platform a replayed node runs on: inputs come from the node's recorded entries, effects go nowhere,
-     * and every entry the runner records is compared with the recording.
-     */
-    private final class Twin implements Platform, TraceSink {
-        private final NodeState state;
-
-        Twin(NodeState state) {
-            this.state = state;
-        }
-
-        /**
-         * The next recorded entry, which must be of {@code kind}. Abandons the handler quietly when the
-         * recording ends here because the incarnation was killed mid-handler, and with a divergence otherwise.
-         */
-        private TraceEvent expect(Class<? extends Event> kind, String doing) {
-            TraceEvent next = state.expectedAt(state.nextSeq);
-            if (endsIncarnation(next)) {
-                if (killedHere(next)) {
-                    state.cutShort = true;
-                    throw new Stop();
-                }
-                diverge(state, state.nextSeq, state.lastLamport, describe(next), doing);
-                throw new Stop();
-            }
-            if (!kind.isInstance(next.event())) {
-                diverge(state, next.seq(), next.lamport(), describe(next), doing);
-                throw new Stop();
-            }
-            return next;
-        }
-
-        private boolean endsIncarnation(TraceEvent next) {
-            return next == null || next.incarnation() != state.runner.incarnation();
-        }
-
-        /** Whether the recording of the current incarnation stops here because the process was killed. */
-        private boolean killedHere(TraceEvent next) {
-            return next == null ? !state.stream.lastIncarnationCompleted() : next.event() instanceof Event.Crash;
-        }
-
-        @Override
-        public void append(TraceEvent produced) {
-            if (produced.seq() != state.nextSeq) {
-                throw new IllegalStateException("replay of " + produced.node() + " produced seq " + produced.seq()
-                        + " where " + state.nextSeq + " was due");
-            }
-            TraceEvent recorded = state.expectedAt(produced.seq());
-            boolean ownDispatch = state.dispatch != null && produced.seq() == state.dispatch.seq();
-            if (!ownDispatch && endsIncarnation(recorded)) {
-                if (killedHere(recorded)) {
-                    state.cutShort = true;
-                    throw new Stop();
-                }
-                diverge(state, produced.seq(), state.lastLamport, describe(recorded), "node did " + produced.event());
-                throw new Stop();
-            }
-            if (!sameEntry(recorded, produced)) {
-                diverge(state, recorded.seq(), recorded.lamport(), describe(recorded), produced.toString());
-                throw new Stop();
-            }
-            state.matched(recorded);
-        }
-
-        private static boolean sameEntry(TraceEvent recorded, TraceEvent produced) {
-            if (recorded.incarnation() != produced.incarnation() || recorded.lamport() != produced.lamport()) {
-                return false;
-            }
-            if (recorded.event() instanceof Event.Send a && produced.event() instanceof Event.Send b) {
-                // The message id is derived from the same counter, but the content is what matters to the receiver.
-                return a.to().equals(b.to()) && a.messageType().equals(b.messageType()) && a.digest() == b.digest();
-            }
-            return recorded.event().equals(produced.event());
-        }
-
-        @Override
-        public long currentTimeMillis() {
-            if (state.dispatchClockPending) {
-                // NodeRunner reads the clock once per dispatch to stamp the entries; the recording has it.
-                state.dispatchClockPending = false;
-                return state.dispatch.atMillis();
-            }
-            return ((Event.ClockRead) expect(Event.ClockRead.class, "node read the clock where the log has none")
-                    .event()).millis();
-        }
-
-        @Override
-        public long nextRandomLong() {
-            return ((Event.RandomDraw) expect(Event.RandomDraw.class,
-                    "node consumed a random draw the log does not have at this point").event()).value();
-        }
-
-        @Override
-        public Optional<byte[]> storageRead(String key) {
-            TraceEvent next = expect(Event.StorageRead.class, "node read storage key " + key
-                    + " where the log has no storage read");
-            Event.StorageRead read = (Event.StorageRead) next.event();
-            if (!read.key().equals(key)) {
-                diverge(state, next.seq(), next.lamport(), describe(next), "node read storage key " + key);
-                throw new Stop();
-            }
-            return Optional.ofNullable(read.value()).map(byte[]::clone);
-        }
-
-        @Override
-        public void storageWrite(String key, byte[] value) {
-            // Reads come from the log, so writes need not be kept.
-        }
-
-        @Override
-        public void storageSync() {
-        }
-
-        @Override
-        public void transmit(NodeId to, long senderLamport, long messageId, Payload message) {
-            // Not delivered: the receiver's log holds the message and says when it arrived.
-        }
-
-        @Override
-        public boolean knows(NodeId node) {
-            return true;
-        }
-
-        @Override
-        public void scheduleTimer(TimerId timer, Duration delay) {
-            // The log says when (and whether) the timer fired.
-        }
-
-        @Override
-        public void cancelTimer(TimerId timer) {
-        }
-
-        @Override
-        public void log(NodeId node, int incarnation, String line) {
-            options.nodeOutput().accept(node + "#" + incarnation + ": " + line);
         }
     }
 

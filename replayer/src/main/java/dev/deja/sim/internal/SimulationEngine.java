@@ -1,24 +1,20 @@
 package dev.deja.sim.internal;
 
-import dev.deja.node.Node;
 import dev.deja.node.NodeId;
 import dev.deja.node.TimerId;
-import dev.deja.runtime.NodeRunner;
-import dev.deja.runtime.Platform;
 import dev.deja.runtime.WorkloadDriver;
 import dev.deja.sim.ChoicePoint;
 import dev.deja.sim.ChoiceSource;
 import dev.deja.runtime.Partition;
+import dev.deja.sim.SimulatedStep;
 import dev.deja.sim.SimulationResult;
 import dev.deja.sim.SimulationSettings;
 import dev.deja.sim.Simulator;
+import dev.deja.sim.StepObserver;
 import dev.deja.trace.MessageCodec;
-import dev.deja.trace.NodeLogWriter;
 import dev.deja.trace.Payload;
 import dev.deja.trace.Trace;
 import dev.deja.trace.TraceEncoding;
-import dev.deja.trace.TraceEvent;
-import dev.deja.trace.TraceSink;
 import dev.deja.trace.TraceSummary;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -28,65 +24,76 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
  * One simulated run: a discrete-event loop over virtual time. Pending deliveries, timer firings and restarts
- * wait in one queue ordered by due time; events due at the same instant are ordered by the choice source.
- * Every node is driven through the same {@link NodeRunner} a deployment uses, recording through a real
- * {@link NodeLogWriter}, so the trace is a real trace.
+ * wait in one queue ordered by due time; the events due within the exploration window of the earliest one
+ * (the same instant when there is no window) are enabled, and the choice source picks which runs. Every node
+ * is driven through the same {@code NodeRunner} a deployment uses, through its {@link SimulatedPlatform}; with
+ * a trace directory it records through a real {@code NodeLogWriter}, so the trace is a real trace, and without
+ * one it records nothing and keeps only what the observer needs.
  */
 public final class SimulationEngine {
     /** Virtual time starts here (2023-11-14T22:13:20Z): fixed, so that a run's files never depend on today. */
     public static final long EPOCH_MILLIS = 1_700_000_000_000L;
 
-    private final SimulationSettings settings;
-    private final Path traceDirectory;
-    private final Simulator.Options options;
-    private final ChoiceSource choices;
-    private final MessageCodec codec;
-    private final InstantSource virtualClock = () -> Instant.ofEpochMilli(now());
-    private final Map<NodeId, SimNode> nodes = new TreeMap<>();
+    final SimulationSettings settings;
+    final Path traceDirectory;
+    final Simulator.Options options;
+    final ChoiceSource choices;
+    final Simulator.Exploration exploration;
+    final MessageCodec codec;
+    final InstantSource virtualClock = () -> Instant.ofEpochMilli(this.nowMillis);
+    final Map<NodeId, SimulatedPlatform> nodes = new TreeMap<>();
     private final List<NodeId> clusterIds;
     private final PriorityQueue<Pending> queue = new PriorityQueue<>();
-    private final List<TraceSummary.LauncherEvent> launcherEvents = new ArrayList<>();
-    private long nowMillis = EPOCH_MILLIS;
+    final List<TraceSummary.LauncherEvent> launcherEvents = new ArrayList<>();
+    /** Nodes cut off from all others by an isolation choice, until the virtual instant they map to. */
+    private final Map<NodeId, Long> isolatedUntil = new LinkedHashMap<>();
+    private final StepObserver observer;
+    private final ObserverView view = new ObserverView();
+    long nowMillis = EPOCH_MILLIS;
     private long order;
-    private long steps;
-    private long entries;
+    long steps;
+    long entries;
     private long crashes;
-    private long dropped;
-    private long duplicated;
+    long dropped;
+    long duplicated;
+    /** The step whose handler is running (events it creates are caused by it), -1 before the first. */
+    long causeStep = -1;
 
     public SimulationEngine(SimulationSettings settings, Path traceDirectory, Simulator.Options options) {
         this.settings = settings;
         this.traceDirectory = traceDirectory;
         this.options = options;
         this.choices = options.choices();
+        this.exploration = options.exploration();
+        this.observer = options.observer();
         this.codec = new MessageCodec(options.classLoader());
         this.clusterIds = settings.nodes().keySet().stream().sorted().toList();
     }
 
-    private long now() {
-        return nowMillis;
-    }
-
-    /** Runs to the end and writes {@code trace.json}. */
+    /** Runs to the end and, with a trace directory, writes {@code trace.json}. */
     public SimulationResult run() {
         long startNanos = System.nanoTime();
-        requireEmptyOrAbsent(traceDirectory);
+        if (traceDirectory != null) {
+            requireEmptyOrAbsent(traceDirectory);
+        }
         for (NodeId id : clusterIds) {
             SimulationSettings.NodeSpec spec = settings.nodes().get(id);
-            nodes.put(id, new SimNode(id, spec.className(), spec.args(), true, clusterIds.stream().filter(p -> !p.equals(id)).toList()));
+            nodes.put(id, new SimulatedPlatform(this, id, spec.className(), spec.args(), true,
+                    clusterIds.stream().filter(p -> !p.equals(id)).toList()));
         }
-        settings.driver().ifPresent(d -> nodes.put(d.id(), new SimNode(d.id(), d.className(), Map.of(), false, clusterIds)));
-        for (SimNode node : nodes.values()) {
+        settings.driver().ifPresent(d -> nodes.put(d.id(), new SimulatedPlatform(this, d.id(), d.className(), Map.of(),
+                false, clusterIds)));
+        for (SimulatedPlatform node : nodes.values()) {
             node.skewMillis = settings.clockSkewMillis() == 0 ? 0
                     : choices.between(new ChoicePoint.ClockSkew(node.id), -settings.clockSkewMillis(), settings.clockSkewMillis());
         }
@@ -100,16 +107,18 @@ public final class SimulationEngine {
         }
         settings.driver().ifPresent(d -> nodes.get(d.id()).boot());
         SimulationResult.Ending ending = loop();
-        for (SimNode node : nodes.values()) {
+        for (SimulatedPlatform node : nodes.values()) {
             node.finish();
         }
-        launcherEvents.sort((a, b) -> Long.compare(a.atMillis(), b.atMillis()));
-        try {
-            Trace.writeSummary(traceDirectory, new TraceSummary(TraceEncoding.FORMAT_VERSION, "simulate", options.command(),
-                    clusterIds.stream().map(NodeId::value).toList(), EPOCH_MILLIS, nowMillis, settings.describe(),
-                    launcherEvents));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + traceDirectory.resolve(TraceSummary.FILE), e);
+        if (traceDirectory != null) {
+            launcherEvents.sort((a, b) -> Long.compare(a.atMillis(), b.atMillis()));
+            try {
+                Trace.writeSummary(traceDirectory, new TraceSummary(TraceEncoding.FORMAT_VERSION, "simulate", options.command(),
+                        clusterIds.stream().map(NodeId::value).toList(), EPOCH_MILLIS, nowMillis, settings.describe(),
+                        launcherEvents));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write " + traceDirectory.resolve(TraceSummary.FILE), e);
+            }
         }
         return new SimulationResult(steps, entries, nowMillis - EPOCH_MILLIS, crashes, dropped, duplicated, ending,
                 Duration.ofNanos(System.nanoTime() - startNanos));
@@ -117,6 +126,7 @@ public final class SimulationEngine {
 
     private SimulationResult.Ending loop() {
         List<Pending> due = new ArrayList<>();
+        long window = exploration.windowMillis();
         while (true) {
             if (steps >= settings.maxSteps()) {
                 return SimulationResult.Ending.STEP_LIMIT;
@@ -130,19 +140,43 @@ public final class SimulationEngine {
                 return SimulationResult.Ending.TIME_LIMIT;
             }
             due.clear();
-            while (!queue.isEmpty() && queue.peek().dueMillis == first.dueMillis) {
+            long last = Math.max(first.dueMillis, nowMillis) + window;
+            while (!queue.isEmpty() && queue.peek().dueMillis <= last) {
                 due.add(queue.poll());
             }
-            int chosen = due.size() == 1 ? 0 : choices.pick(new ChoicePoint.NextEvent(steps, due.size()), due.size());
-            for (int i = 0; i < due.size(); i++) {
-                if (i != chosen) {
-                    queue.add(due.get(i));
+            Pending next;
+            if (due.size() == 1) {
+                next = due.getFirst();
+            } else {
+                List<ChoicePoint.Enabled> enabled = new ArrayList<>(due.size());
+                for (Pending pending : due) {
+                    enabled.add(pending.describe());
                 }
+                int chosen = choices.pick(new ChoicePoint.NextEvent(steps, enabled), due.size());
+                if (chosen < 0 || chosen >= due.size()) {
+                    throw new IllegalStateException("the choice source picked event " + chosen + " of " + due.size());
+                }
+                for (int i = 0; i < due.size(); i++) {
+                    if (i != chosen) {
+                        queue.add(due.get(i));
+                    }
+                }
+                next = due.get(chosen);
             }
-            Pending next = due.get(chosen);
-            nowMillis = next.dueMillis;
-            if (execute(next)) {
+            // A later event run first makes the earlier ones late: time never goes back.
+            nowMillis = Math.max(nowMillis, next.dueMillis);
+            SimulatedPlatform node = nodes.get(next.node);
+            long step = steps;
+            causeStep = step;
+            if (execute(next, node)) {
                 steps++;
+                if (observer != StepObserver.NONE && !observer.afterStep(new SimulatedStep(step, next.describe(),
+                        node.recorded, node.lastHandlerEntry(), node.instance), view)) {
+                    return SimulationResult.Ending.STOPPED;
+                }
+                if (node.recorded && node.up) {
+                    explorationFaults(node, step);
+                }
                 maybeCrash();
                 if (settings.stop() == SimulationSettings.Stop.WHEN_DRIVER_FINISHES && driverFinished()) {
                     return SimulationResult.Ending.DRIVER_FINISHED;
@@ -152,22 +186,21 @@ public final class SimulationEngine {
     }
 
     /** Runs one pending event; returns whether a handler ran (a step). */
-    private boolean execute(Pending next) {
-        SimNode node = nodes.get(next.node);
+    private boolean execute(Pending next, SimulatedPlatform node) {
         switch (next.kind) {
             case DELIVERY -> {
                 if (!node.up) {
                     dropped++;
                     return false;
                 }
-                node.runner.deliver(next.from, next.senderLamport, next.messageId, next.message);
+                node.runner.deliver(next.from, next.senderLamport, next.id, next.message);
                 return true;
             }
             case TIMER -> {
-                if (!node.up || node.incarnation != next.incarnation || !node.liveTimers.remove(next.timer.value())) {
+                if (!node.up || node.incarnation != next.incarnation || !node.liveTimers.remove(next.id)) {
                     return false; // the timer died with its incarnation, or was cancelled
                 }
-                node.runner.fireTimer(next.timer);
+                node.runner.fireTimer(new TimerId(next.id));
                 return true;
             }
             case RESTART -> {
@@ -180,20 +213,38 @@ public final class SimulationEngine {
         }
     }
 
+    /** Crash and partition points right after a cluster node's handler, where they can matter. */
+    private void explorationFaults(SimulatedPlatform node, long step) {
+        if (exploration.crashPoints() && choices.chance(new ChoicePoint.CrashAfter(step, node.id), 0)) {
+            crash(node, "after its step " + step);
+        }
+        if (exploration.isolationPoints() && !isolatedUntil.containsKey(node.id)
+                && choices.chance(new ChoicePoint.Isolate(step, node.id), 0)) {
+            long heal = nowMillis + exploration.isolationMillis();
+            isolatedUntil.put(node.id, heal);
+            launcherEvents.add(new TraceSummary.LauncherEvent(nowMillis - EPOCH_MILLIS, "partition", node.id.value(),
+                    node.id + " cut off until " + (heal - EPOCH_MILLIS) + " ms"));
+        }
+    }
+
     private void maybeCrash() {
         if (settings.crashRate() == 0 || !choices.chance(new ChoicePoint.Crash(steps), settings.crashRate())) {
             return;
         }
-        List<SimNode> running = nodes.values().stream().filter(n -> n.recorded && n.up).toList();
+        List<SimulatedPlatform> running = nodes.values().stream().filter(n -> n.recorded && n.up).toList();
         if (running.isEmpty()) {
             return;
         }
-        SimNode victim = running.get(choices.pick(new ChoicePoint.CrashVictim(running.size()), running.size()));
+        crash(running.get(choices.pick(new ChoicePoint.CrashVictim(running.size()), running.size())), "between events");
+    }
+
+    private void crash(SimulatedPlatform victim, String detail) {
         victim.crash();
         crashes++;
-        launcherEvents.add(new TraceSummary.LauncherEvent(nowMillis - EPOCH_MILLIS, "crash", victim.id.value(),
-                "between events"));
-        schedule(new Pending(Kind.RESTART, nowMillis + settings.restartDelayMillis(), order++, victim.id));
+        launcherEvents.add(new TraceSummary.LauncherEvent(nowMillis - EPOCH_MILLIS, "crash", victim.id.value(), detail));
+        Pending restart = new Pending(Kind.RESTART, nowMillis + settings.restartDelayMillis(), order++, victim.id, causeStep);
+        restart.id = victim.incarnation;
+        schedule(restart);
     }
 
     private boolean driverFinished() {
@@ -201,18 +252,37 @@ public final class SimulationEngine {
                 .orElse(false);
     }
 
-    private void schedule(Pending pending) {
+    void schedule(Pending pending) {
         queue.add(pending);
     }
 
-    private boolean partitioned(NodeId from, NodeId to) {
+    Pending newPending(Kind kind, long dueMillis, NodeId node) {
+        return new Pending(kind, dueMillis, order++, node, causeStep);
+    }
+
+    boolean partitioned(NodeId from, NodeId to) {
         long sinceStart = nowMillis - EPOCH_MILLIS;
         for (Partition partition : settings.partitions()) {
             if (partition.separates(from, to, sinceStart)) {
                 return true;
             }
         }
+        if (!isolatedUntil.isEmpty()) {
+            return isolated(from) || isolated(to);
+        }
         return false;
+    }
+
+    private boolean isolated(NodeId node) {
+        Long until = isolatedUntil.get(node);
+        if (until == null) {
+            return false;
+        }
+        if (nowMillis >= until) {
+            isolatedUntil.remove(node);
+            return false;
+        }
+        return true;
     }
 
     private static void requireEmptyOrAbsent(Path directory) {
@@ -228,26 +298,42 @@ public final class SimulationEngine {
         }
     }
 
-    private enum Kind { DELIVERY, TIMER, RESTART }
+    enum Kind { DELIVERY, TIMER, RESTART }
 
     /** Something due at a virtual instant; {@code order} breaks no ties by itself, it only keeps the queue stable. */
-    private static final class Pending implements Comparable<Pending> {
+    static final class Pending implements Comparable<Pending> {
         final Kind kind;
         final long dueMillis;
         final long order;
         final NodeId node;
+        final long causeStep;
         NodeId from;
         long senderLamport;
-        long messageId;
+        /** The message id, the timer id, or the incarnation that crashed. */
+        long id;
+        int copy;
         Payload message;
         int incarnation;
-        TimerId timer;
+        String tagType = "";
 
-        Pending(Kind kind, long dueMillis, long order, NodeId node) {
+        Pending(Kind kind, long dueMillis, long order, NodeId node, long causeStep) {
             this.kind = kind;
             this.dueMillis = dueMillis;
             this.order = order;
             this.node = node;
+            this.causeStep = causeStep;
+        }
+
+        ChoicePoint.Enabled describe() {
+            ChoicePoint.EventKind eventKind = switch (kind) {
+                case DELIVERY -> ChoicePoint.EventKind.DELIVERY;
+                case TIMER -> ChoicePoint.EventKind.TIMER;
+                case RESTART -> ChoicePoint.EventKind.RESTART;
+            };
+            String type = message != null ? message.simpleType() : tagType;
+            return new ChoicePoint.Enabled(eventKind, node, from, kind == Kind.TIMER ? ((long) incarnation << 40) | id : id,
+                    copy, type, dueMillis - EPOCH_MILLIS, causeStep,
+                    message != null ? java.util.Arrays.hashCode(message.bytes()) : 0);
         }
 
         @Override
@@ -256,191 +342,35 @@ public final class SimulationEngine {
         }
     }
 
-    /** One simulated process: its node object, its recorder, its storage (with what survives a crash). */
-    /** Counts the entries a node's writer records. */
-    private final class CountingSink implements TraceSink {
-        private final NodeLogWriter writer;
-
-        CountingSink(NodeLogWriter writer) {
-            this.writer = writer;
-        }
-
+    /** The observer's read-only view of the run. */
+    private final class ObserverView implements StepObserver.View {
         @Override
-        public void append(TraceEvent event) {
-            entries++;
-            writer.append(event);
-        }
-
-        @Override
-        public void beginHandler() {
-            writer.beginHandler();
-        }
-
-        @Override
-        public void endHandler() {
-            writer.endHandler();
-        }
-    }
-
-    private final class SimNode implements Platform {
-        final NodeId id;
-        final String className;
-        final Map<String, String> args;
-        final boolean recorded;
-        final List<NodeId> peers;
-        final Map<String, byte[]> current = new HashMap<>();
-        final Map<String, byte[]> durable = new HashMap<>();
-        final java.util.Set<Long> liveTimers = new java.util.HashSet<>();
-        long skewMillis;
-        boolean up;
-        int incarnation;
-        Node instance;
-        NodeRunner runner;
-        NodeLogWriter writer;
-
-        SimNode(NodeId id, String className, Map<String, String> args, boolean recorded, List<NodeId> peers) {
-            this.id = id;
-            this.className = className;
-            this.args = args;
-            this.recorded = recorded;
-            this.peers = peers;
-        }
-
-        void boot() {
-            instance = instantiate(className);
-            long initialLamport = 0;
-            long firstSeq = 0;
-            int crashed = 0;
-            if (recorded) {
-                writer = NodeLogWriter.open(traceDirectory, id, instance.getClass().getName(), codeVersion(instance),
-                        incarnation + 1, nowMillis, virtualClock);
-                incarnation = writer.incarnation();
-                initialLamport = writer.lastLamportBefore();
-                firstSeq = writer.nextSeq();
-                crashed = writer.previousIncarnationCrashed() ? incarnation - 1 : 0;
-            } else {
-                incarnation++;
-            }
-            runner = new NodeRunner(instance, new NodeRunner.Setup(id, peers, args, incarnation, initialLamport,
-                    firstSeq, crashed), this, codec, writer == null ? null : new CountingSink(writer));
-            up = true;
-            runner.start();
-        }
-
-        void crash() {
-            up = false;
-            liveTimers.clear();
-            current.clear();
-            current.putAll(durable); // writes not yet synced are lost
-            if (writer != null) {
-                writer.abandon();
-                writer = null;
-            }
-            runner = null;
-            instance = null;
-        }
-
-        void finish() {
-            if (up && writer != null) {
-                writer.close(nowMillis);
-                writer = null;
-            }
-        }
-
-        @Override
-        public long currentTimeMillis() {
-            return nowMillis + skewMillis;
-        }
-
-        @Override
-        public long nextRandomLong() {
-            return choices.bits(new ChoicePoint.RandomDraw(id));
-        }
-
-        @Override
-        public Optional<byte[]> storageRead(String key) {
-            byte[] value = current.get(key);
-            return value == null ? Optional.empty() : Optional.of(value.clone());
-        }
-
-        @Override
-        public void storageWrite(String key, byte[] value) {
-            if (value == null) {
-                current.remove(key);
-            } else {
-                current.put(key, value.clone());
-            }
-        }
-
-        @Override
-        public void storageSync() {
-            durable.clear();
-            durable.putAll(current);
-        }
-
-        @Override
-        public void transmit(NodeId to, long senderLamport, long messageId, Payload message) {
-            if (partitioned(id, to) || choices.chance(new ChoicePoint.Drop(id, to), settings.dropProbability())) {
-                dropped++;
-                return;
-            }
-            int copies = choices.chance(new ChoicePoint.Duplicate(id, to), settings.duplicateProbability()) ? 2 : 1;
-            duplicated += copies - 1;
-            for (int copy = 0; copy < copies; copy++) {
-                long delay = choices.between(new ChoicePoint.Delay(id, to), settings.minDelayMillis(), settings.maxDelayMillis());
-                Pending delivery = new Pending(Kind.DELIVERY, nowMillis + delay, order++, to);
-                delivery.from = id;
-                delivery.senderLamport = senderLamport;
-                delivery.messageId = messageId;
-                delivery.message = message;
-                schedule(delivery);
-            }
-        }
-
-        @Override
-        public boolean knows(NodeId node) {
-            return nodes.containsKey(node);
-        }
-
-        @Override
-        public void scheduleTimer(TimerId timer, Duration delay) {
-            liveTimers.add(timer.value());
-            Pending due = new Pending(Kind.TIMER, nowMillis + Math.max(0, delay.toMillis()), order++, id);
-            due.incarnation = incarnation;
-            due.timer = timer;
-            schedule(due);
-        }
-
-        @Override
-        public void cancelTimer(TimerId timer) {
-            liveTimers.remove(timer.value());
-        }
-
-        @Override
-        public void log(NodeId node, int incarnationNumber, String line) {
-            options.nodeOutput().accept(String.format("%8d ms %s#%d: %s", nowMillis - EPOCH_MILLIS, node,
-                    incarnationNumber, line));
-        }
-
-        private Node instantiate(String name) {
-            try {
-                Class<?> type = Class.forName(name, true, options.classLoader());
-                if (!Node.class.isAssignableFrom(type)) {
-                    throw new IllegalArgumentException("node " + id + ": class " + name + " does not implement "
-                            + Node.class.getName());
+        public Map<NodeId, Object> liveNodes() {
+            Map<NodeId, Object> live = new LinkedHashMap<>();
+            for (SimulatedPlatform node : nodes.values()) {
+                if (node.up && node.instance != null) {
+                    live.put(node.id, node.instance);
                 }
-                return (Node) type.getDeclaredConstructor().newInstance();
-            } catch (ClassNotFoundException e) {
-                throw new IllegalArgumentException("node " + id + ": class " + name + " is not on the classpath", e);
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalArgumentException("node " + id + ": cannot instantiate " + name
-                        + " (it needs a public no-argument constructor): " + e, e);
             }
+            return Collections.unmodifiableMap(live);
         }
-    }
 
-    private static String codeVersion(Node node) {
-        String version = node.getClass().getPackage().getImplementationVersion();
-        return version == null ? "unknown" : version;
+        @Override
+        public List<ChoicePoint.Enabled> pending() {
+            List<Pending> sorted = new ArrayList<>(queue);
+            Collections.sort(sorted);
+            List<ChoicePoint.Enabled> out = new ArrayList<>(sorted.size());
+            for (Pending pending : sorted) {
+                if (pending.kind != Kind.TIMER || nodes.get(pending.node).liveTimers.contains(pending.id)) {
+                    out.add(pending.describe());
+                }
+            }
+            return out;
+        }
+
+        @Override
+        public long virtualMillis() {
+            return nowMillis - EPOCH_MILLIS;
+        }
     }
 }

@@ -353,6 +353,9 @@ final class ColumnarTraceModel implements TraceModel {
             if (!laneShown[c.lane[position]]) {
                 continue;
             }
+            if (!filter.positions().isEmpty() && !filter.positions().contains(position)) {
+                continue;
+            }
             byte kind = c.type[position];
             if (filter.timers() == EventFilter.Timers.HIDE && kind == EventKind.TIMER.code()) {
                 continue;

@@ -1,4 +1,4 @@
-package dev.deja.check.internal;
+package dev.deja.check;
 
 import dev.deja.trace.NodeLog;
 import dev.deja.trace.Trace;

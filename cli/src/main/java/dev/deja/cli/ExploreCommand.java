@@ -1,0 +1,466 @@
+package dev.deja.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.deja.explore.Exploration;
+import dev.deja.explore.ExploreReport;
+import dev.deja.explore.ExploreSettings;
+import dev.deja.explore.Explorer;
+import dev.deja.explore.FaultBudget;
+import dev.deja.explore.Finding;
+import dev.deja.explore.Strategy;
+import dev.deja.sim.ChoicePoint;
+import dev.deja.sim.SimulationSettings;
+import java.io.Console;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** Searches an example's or a cluster file's simulated runs for the ones that break a predicate script. */
+@Command(name = "explore", mixinStandardHelpOptions = true,
+        description = {"Search the simulated runs of an example, or of your own cluster file, for runs that break the "
+                + "predicates of a script: every choice (which event runs next, which message is lost or duplicated, "
+                + "which node crashes) is a branch point. Paths run in memory; for each violated predicate the shortest "
+                + "violating path is written as a trace (open it with check, view, replay, dump) and as a schedule "
+                + "('deja simulate ... --schedule FILE' writes the same trace again).",
+                "Exit status: 0 no violation, 1 a predicate was violated (or failed), 2 an error."},
+        footer = {"", "Examples:",
+                "  ./deja explore paxos --nodes 3 --bug latest-response --script scripts/paxos.py --strategy pos \\",
+                "      --paths 2000 --out explore/paxos",
+                "  ./deja explore paxos --nodes 3 --script scripts/paxos.py --strategy dpor --max-drops 1 \\",
+                "      --out explore/dpor",
+                "  ./deja explore --cluster cluster.json --classpath app.jar --script my.py --budget 10m \\",
+                "      --out explore/mine"})
+public final class ExploreCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "EXAMPLE", arity = "0..1", completionCandidates = DeployCommand.ExampleNames.class,
+            description = "The example to explore: ${COMPLETION-CANDIDATES} (see 'deja examples'); or give --cluster.")
+    String example;
+
+    @Option(names = "--cluster", paramLabel = "FILE", description = "Your cluster file instead of an example.")
+    Path cluster;
+
+    @Option(names = "--classpath", paramLabel = "JARS", description = UserClasspath.DESCRIPTION)
+    String classpath;
+
+    @Option(names = "--driver", paramLabel = "ID", description = "With --cluster: the client that drives the workload.")
+    String driverId;
+
+    @Option(names = "--nodes", paramLabel = "N", description = "Number of nodes (default: the example's).")
+    Integer nodes;
+
+    @Option(names = "--bug", paramLabel = "NAME", description = "Switch on one of the example's bugs.")
+    String bug;
+
+    @Option(names = "--arg", paramLabel = "KEY=VALUE", description = "An argument for every cluster node (repeatable).")
+    Map<String, String> nodeArgs = new LinkedHashMap<>();
+
+    @Mixin
+    FaultOptions faults = new FaultOptions();
+
+    @Option(names = "--script", paramLabel = "S.py", description = "The predicate script evaluated after every step "
+            + "(without one, paths are only run, for speed).")
+    Path script;
+
+    @Option(names = "--strategy", paramLabel = "NAME", defaultValue = "random",
+            description = "random, dfs, dpor, pct or pos (default: ${DEFAULT-VALUE}).")
+    String strategy;
+
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "Seed of every random answer (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--paths", paramLabel = "N", description = "Stop after N paths (default: 1000 unless --budget is given).")
+    Long paths;
+
+    @Option(names = "--budget", paramLabel = "TIME", converter = Durations.class,
+            description = "Stop after TIME of wall-clock time, e.g. 30s or 10m.")
+    Duration budget;
+
+    @Option(names = "--max-depth", paramLabel = "K", defaultValue = "10000",
+            description = "Most steps a path takes (default: ${DEFAULT-VALUE}).")
+    int maxDepth;
+
+    @Option(names = "--search-depth", paramLabel = "D", defaultValue = "1",
+            description = "dfs: the first depth bound of iterative deepening, in branching choices (default: ${DEFAULT-VALUE}).")
+    int searchDepth;
+
+    @Option(names = "--workers", paramLabel = "N", description = "Threads exploring at once (default: every core; dfs and dpor use one).")
+    Integer workers;
+
+    @Option(names = "--max-drops", paramLabel = "N", description = "Most messages one path loses (default: unlimited for "
+            + "random strategies with --drop, else 0).")
+    Integer maxDrops;
+
+    @Option(names = "--max-dups", paramLabel = "N", description = "Most messages one path duplicates (default as --max-drops, with --dup).")
+    Integer maxDups;
+
+    @Option(names = "--max-crashes", paramLabel = "N", description = "Most node crashes one path has; crash points follow "
+            + "each step of a cluster node (default: 0).")
+    int maxCrashes;
+
+    @Option(names = "--max-partitions", paramLabel = "N", description = "Most nodes one path cuts off from the others "
+            + "for 1 s of virtual time, right after one of their steps (default: 0).")
+    int maxPartitions;
+
+    @Option(names = "--fault-rate", paramLabel = "P", defaultValue = "0.01",
+            description = "Random strategies: chance of a crash or partition at each such point within budget, and of a "
+                    + "drop or duplicate when --drop/--dup is not given (default: ${DEFAULT-VALUE}).")
+    double faultRate;
+
+    @Option(names = "--weights", paramLabel = "KIND=W,...",
+            description = "random: relative weights of enabled events by kind, e.g. delivery=4,timer=1,restart=1.")
+    String weights;
+
+    @Option(names = "--pct-depth", paramLabel = "D", defaultValue = "3", description = "pct: the bug depth (default: ${DEFAULT-VALUE}).")
+    int pctDepth;
+
+    @Option(names = "--window", paramLabel = "TIME", converter = Durations.class,
+            description = "Timer error window: events due within TIME of the earliest are all enabled (default: 0 for random, "
+                    + "the longest network delay for the others).")
+    Duration window;
+
+    @Option(names = "--hash-states", description = "Hash states with random strategies too (dfs and dpor always do).")
+    boolean hashStates;
+
+    @Option(names = "--hash-exclude", paramLabel = "CLASS.FIELD", description = "Leave a field out of the state hash (repeatable).")
+    List<String> hashExcludes = new ArrayList<>();
+
+    @Option(names = "--stop-at-first", description = "Stop at the first safety violation.")
+    boolean stopAtFirst;
+
+    @Option(names = "--virtual-time", paramLabel = "TIME", converter = Durations.class,
+            description = "Longest virtual time of a path (default: 60s).")
+    Duration virtualTime;
+
+    @Option(names = "--out", required = true, paramLabel = "DIR",
+            description = "Where the report, the violating paths' traces and their schedules go.")
+    Path out;
+
+    @Option(names = "--json", description = "Print the report as JSON instead of a table.")
+    boolean json;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        // A bad example, cluster file or script ends in one line and exit code 2 (CommandLines).
+        return explore();
+    }
+
+    private int explore() {
+        if (faults.hasFaultSeed() || faults.hasScheduled()) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--fault-seed, --kill and --restart are for 'deja deploy'; explore draws every fault from its choices");
+        }
+        Strategy chosen;
+        try {
+            chosen = Strategy.valueOf(strategy.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--strategy " + strategy
+                    + ": expected random, dfs, dpor, pct or pos");
+        }
+        SimulateCommand.Target target = SimulateCommand.target(spec, example, cluster, driverId, nodes, bug, nodeArgs, faults);
+        SimulationSettings.Builder builder = target.builder().seed(seed);
+        if (virtualTime != null) {
+            builder.maxVirtualMillis(virtualTime.toMillis());
+        }
+        SimulationSettings settings = builder.build();
+        ExploreSettings.Builder explore = ExploreSettings.builder().strategy(chosen).seed(seed)
+                .maxPaths(paths != null ? paths : budget != null ? Long.MAX_VALUE : 1000).budget(budget)
+                .maxDepth(maxDepth).searchDepth(searchDepth)
+                .workers(workers != null ? workers : Runtime.getRuntime().availableProcessors())
+                .faults(new FaultBudget(
+                        budgetOf(maxDrops, chosen, settings.dropProbability()),
+                        budgetOf(maxDups, chosen, settings.duplicateProbability()), maxCrashes, maxPartitions))
+                .faultRate(faultRate).pctDepth(pctDepth)
+                .windowMillis(window != null ? window.toMillis() : chosen == Strategy.RANDOM ? 0 : settings.maxDelayMillis())
+                .hashStates(hashStates).stopAtFirst(stopAtFirst);
+        hashExcludes.forEach(explore::hashExclude);
+        if (weights != null) {
+            parseWeights(weights, explore);
+        }
+        ExploreSettings exploreSettings = explore.build();
+        ClassLoader loader = UserClasspath.loader(classpath);
+        AtomicBoolean stop = new AtomicBoolean();
+        Explorer.Options options = Explorer.Options.defaults().withClassLoader(loader).withStop(stop);
+        if (script != null) {
+            if (!Files.isRegularFile(script)) {
+                throw new IllegalArgumentException("--script " + script + " is not a file");
+            }
+            options = options.withScript(script);
+        }
+        Exploration run = Explorer.start(settings, exploreSettings, options);
+        CountDownLatch reported = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            stop.set(true);
+            try {
+                reported.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "deja-explore-interrupt");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            ExploreReport report;
+            try (Progress progress = Progress.start(run, exploreSettings)) {
+                report = run.run();
+            }
+            String base = reproduceBase();
+            report = Explorer.writeEvidence(report, settings, out, loader,
+                    (schedule, trace) -> base + " --seed " + seed + " --schedule " + DeployCommand.quoted(schedule.toString())
+                            + " --out " + DeployCommand.quoted(trace.toString()));
+            writeJson(report, out.resolve("report.json"));
+            if (json) {
+                System.out.println(toJson(report));
+            } else {
+                printTable(report, target.what());
+            }
+            return report.violated() ? 1 : 0;
+        } finally {
+            reported.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // shutting down (Ctrl-C): the hook is running and has just been released
+            }
+        }
+    }
+
+    /** The budget given, else unlimited for a randomized strategy whose simulator probability is set, else none. */
+    private static int budgetOf(Integer given, Strategy strategy, double probability) {
+        if (given != null) {
+            return given;
+        }
+        return strategy.randomized() && probability > 0 ? Integer.MAX_VALUE : 0;
+    }
+
+    private void parseWeights(String text, ExploreSettings.Builder explore) {
+        for (String part : text.split(",")) {
+            String[] kv = part.split("=", 2);
+            try {
+                explore.weight(ChoicePoint.EventKind.valueOf(kv[0].strip().toUpperCase(Locale.ROOT)), Double.parseDouble(kv[1]));
+            } catch (RuntimeException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--weights " + text
+                        + ": expected KIND=WEIGHT,... with kinds delivery, timer, restart, e.g. delivery=4,timer=1");
+            }
+        }
+    }
+
+    /** The simulate command that makes the same cluster: this command's target and fault options, nothing else. */
+    private String reproduceBase() {
+        List<String> kept = new ArrayList<>();
+        List<String> args = spec.commandLine().getParseResult().originalArgs();
+        java.util.Set<String> targetOptions = java.util.Set.of("--cluster", "--classpath", "--driver", "--nodes", "--bug",
+                "--arg", "--drop", "--dup", "--delay", "--partition", "--crash-rate", "--restart-delay", "--clock-skew",
+                "--virtual-time");
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            String name = arg.contains("=") && arg.startsWith("--") ? arg.substring(0, arg.indexOf('=')) : arg;
+            if (!arg.startsWith("-") && example != null && arg.equals(example) && kept.stream().noneMatch(example::equals)) {
+                kept.add(arg);
+            } else if (targetOptions.contains(name)) {
+                kept.add(DeployCommand.quoted(arg));
+                if (!arg.contains("=") && i + 1 < args.size()) {
+                    kept.add(DeployCommand.quoted(args.get(++i)));
+                }
+            } else if (arg.startsWith("--") && !arg.contains("=") && i + 1 < args.size() && !args.get(i + 1).startsWith("--")
+                    && takesValue(name)) {
+                i++; // an explore option's value
+            }
+        }
+        return "deja simulate " + String.join(" ", kept);
+    }
+
+    private boolean takesValue(String option) {
+        CommandLine.Model.OptionSpec found = spec.findOption(option);
+        return found != null && found.arity().max() > 0;
+    }
+
+    private void printTable(ExploreReport report, String what) {
+        System.out.printf(Locale.ROOT, "deja: explored %s with %s, seed %d, %d worker(s): %,d paths, %,d steps in %.1f s "
+                        + "(%,.0f steps/s, %,.1f paths/s); deepest path %,d steps; %s%n",
+                what, report.strategy().cliName(), report.seed(), report.workers(), report.paths(), report.steps(),
+                report.elapsed().toNanos() / 1e9, report.stepsPerSecond(), report.pathsPerSecond(), report.deepestPath(),
+                ending(report.ending()));
+        if (report.statesVisited() > 0) {
+            System.out.printf(Locale.ROOT, "deja: states: %,d visited, %,d distinct%n", report.statesVisited(),
+                    report.distinctStates());
+        }
+        if (!report.search().isEmpty()) {
+            System.out.println("deja: search: " + report.search());
+        }
+        if (report.findings().isEmpty()) {
+            System.out.println("deja: no predicate was violated" + (script == null ? " (no --script given)" : ""));
+            return;
+        }
+        System.out.printf("%-28s %-22s %8s %10s %-6s %-30s %9s%n", "predicate", "found", "paths", "steps", "node", "event",
+                "position");
+        for (Finding finding : report.findings()) {
+            System.out.printf(Locale.ROOT, "%-28s %-22s %,8d %,10d %-6s %-30s %9s%n", finding.predicate(), kind(finding.kind()),
+                    finding.paths(), finding.steps(), finding.node(), finding.event(),
+                    finding.evidence().map(e -> e.position() < 0 ? "-" : Long.toString(e.position())).orElse("-"));
+        }
+        for (Finding finding : report.findings()) {
+            finding.evidence().ifPresent(evidence -> {
+                System.out.println();
+                System.out.println(finding.predicate() + " (" + kind(finding.kind()) + ", shortest path " + finding.path()
+                        + ", " + finding.steps() + " steps)" + (finding.aux().isEmpty() ? "" : " aux " + finding.aux())
+                        + (finding.message().isEmpty() ? "" : ": " + finding.message()));
+                System.out.println("  trace:     " + evidence.trace());
+                System.out.println("  schedule:  " + evidence.schedule());
+                System.out.println("  reproduce: " + evidence.command());
+                if (script != null) {
+                    System.out.println("  check:     deja check " + evidence.trace() + " " + script
+                            + (classpath != null ? " --classpath " + DeployCommand.quoted(classpath) : ""));
+                }
+            });
+        }
+    }
+
+    private static String kind(Finding.Kind kind) {
+        return switch (kind) {
+            case SAFETY -> "violated (safety)";
+            case EVENTUALLY_OPEN_AT_END -> "false at end of path";
+            case ERROR -> "error";
+        };
+    }
+
+    private static String ending(ExploreReport.Ending ending) {
+        return switch (ending) {
+            case EXHAUSTED -> "every path explored";
+            case PATH_LIMIT -> "path limit reached";
+            case BUDGET -> "time budget used";
+            case FIRST_VIOLATION -> "stopped at the first violation";
+            case INTERRUPTED -> "interrupted";
+        };
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private static Map<String, Object> jsonOf(ExploreReport report) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("strategy", report.strategy().cliName());
+        out.put("seed", report.seed());
+        out.put("workers", report.workers());
+        out.put("paths", report.paths());
+        out.put("steps", report.steps());
+        out.put("statesVisited", report.statesVisited());
+        out.put("distinctStates", report.distinctStates());
+        out.put("deepestPath", report.deepestPath());
+        out.put("elapsedMillis", report.elapsed().toMillis());
+        out.put("stepsPerSecond", Math.round(report.stepsPerSecond()));
+        out.put("pathsPerSecond", Math.round(report.pathsPerSecond() * 10) / 10.0);
+        out.put("ending", report.ending().name().toLowerCase(Locale.ROOT));
+        out.put("search", report.search());
+        out.put("predicates", report.predicates());
+        List<Map<String, Object>> findings = new ArrayList<>();
+        for (Finding finding : report.findings()) {
+            Map<String, Object> f = new LinkedHashMap<>();
+            f.put("predicate", finding.predicate());
+            f.put("kind", finding.kind().name().toLowerCase(Locale.ROOT));
+            f.put("paths", finding.paths());
+            f.put("shortestPath", finding.path());
+            f.put("steps", finding.steps());
+            f.put("node", finding.node());
+            f.put("event", finding.event());
+            f.put("seq", finding.seq());
+            f.put("message", finding.message());
+            f.put("aux", finding.aux());
+            finding.evidence().ifPresent(e -> {
+                f.put("position", e.position());
+                f.put("trace", e.trace());
+                f.put("schedule", e.schedule());
+                f.put("reproduce", e.command());
+            });
+            findings.add(f);
+        }
+        out.put("findings", findings);
+        return out;
+    }
+
+    private static String toJson(ExploreReport report) {
+        try {
+            return JSON.writeValueAsString(jsonOf(report));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void writeJson(ExploreReport report, Path file) {
+        try {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, toJson(report) + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A progress bar on standard error while exploring (paths, steps/s, distinct states, deepest path, violations),
+     * shown only on a terminal.
+     */
+    private static final class Progress implements AutoCloseable {
+        private final ProgressBar bar;
+        private final Thread updater;
+        private volatile boolean done;
+
+        private Progress(ProgressBar bar, Exploration run, ExploreSettings settings) {
+            this.bar = bar;
+            this.updater = bar == null ? null : Thread.ofPlatform().daemon().name("deja-explore-progress").start(() -> {
+                while (!done) {
+                    Exploration.Counters c = run.counters();
+                    double seconds = Math.max(1e-9, c.elapsed().toNanos() / 1e9);
+                    bar.stepTo(settings.budget() != null ? c.elapsed().toSeconds() : c.paths());
+                    bar.setExtraMessage(String.format(Locale.ROOT, " %,d paths, %,.0f steps/s, %,d states, deepest %,d, %d violating",
+                            c.paths(), c.steps() / seconds, c.distinctStates(), c.deepestPath(), c.violatingPaths()));
+                    try {
+                        Thread.sleep(250);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            });
+        }
+
+        static Progress start(Exploration run, ExploreSettings settings) {
+            Console console = System.console();
+            if (console == null || !console.isTerminal()) {
+                return new Progress(null, run, settings);
+            }
+            long max = settings.budget() != null ? settings.budget().toSeconds()
+                    : settings.maxPaths() == Long.MAX_VALUE ? -1 : settings.maxPaths();
+            return new Progress(new ProgressBarBuilder().setTaskName("explore").setInitialMax(max)
+                    .setStyle(ProgressBarStyle.ASCII).setUnit(settings.budget() != null ? " s" : " paths", 1)
+                    .continuousUpdate().setConsumer(new ConsoleProgressBarConsumer(System.err)).build(), run, settings);
+        }
+
+        @Override
+        public void close() {
+            done = true;
+            if (bar != null) {
+                updater.interrupt();
+                bar.close();
+            }
+        }
+    }
+}

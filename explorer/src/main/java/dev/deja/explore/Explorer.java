@@ -1,0 +1,92 @@
+package dev.deja.explore;
+
+import dev.deja.explore.internal.Evidence;
+import dev.deja.explore.internal.ExplorationRun;
+import dev.deja.sim.SimulationSettings;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
+
+/**
+ * Searches the runs of a simulated cluster for the ones that break a predicate script (MaceMC, MODIST): every choice
+ * the simulator makes is a branch point, paths run in memory with the script's predicates evaluated after every step,
+ * and a path that breaks one is kept as its schedule, which {@link #writeEvidence} turns into an ordinary trace.
+ *
+ * <pre>{@code
+ * ExploreReport report = Explorer.start(settings, ExploreSettings.builder().strategy(Strategy.POS).maxPaths(500).build(),
+ *         Explorer.Options.defaults().withScript(Path.of("scripts/paxos.py"))).run();
+ * }</pre>
+ */
+public final class Explorer {
+    /** How long a partition chosen at a partition point lasts, in virtual milliseconds. */
+    public static final long ISOLATION_MILLIS = 1000;
+
+    private Explorer() {
+    }
+
+    /**
+     * What an exploration is given besides its settings.
+     *
+     * @param script            the predicate script, if any (without one, paths are only run: for speed)
+     * @param classLoader       loads node, message and table classes
+     * @param predicateTimeout  the longest one step's evaluation may take
+     * @param scriptOutput      where the script's {@code print} goes
+     * @param stop              set to stop the exploration cleanly (Ctrl-C); what was found so far is reported
+     */
+    public record Options(Optional<Path> script, ClassLoader classLoader, Duration predicateTimeout,
+                          OutputStream scriptOutput, AtomicBoolean stop) {
+        public Options {
+            Objects.requireNonNull(script, "script");
+            Objects.requireNonNull(classLoader, "classLoader");
+            Objects.requireNonNull(predicateTimeout, "predicateTimeout");
+            Objects.requireNonNull(scriptOutput, "scriptOutput");
+            Objects.requireNonNull(stop, "stop");
+        }
+
+        /** No script, this class's loader, a 10 s predicate timeout, script output to standard error. */
+        public static Options defaults() {
+            return new Options(Optional.empty(), Explorer.class.getClassLoader(), Duration.ofSeconds(10), System.err,
+                    new AtomicBoolean());
+        }
+
+        public Options withScript(Path value) {
+            return new Options(Optional.of(value), classLoader, predicateTimeout, scriptOutput, stop);
+        }
+
+        public Options withClassLoader(ClassLoader value) {
+            return new Options(script, value, predicateTimeout, scriptOutput, stop);
+        }
+
+        public Options withPredicateTimeout(Duration value) {
+            return new Options(script, classLoader, value, scriptOutput, stop);
+        }
+
+        public Options withScriptOutput(OutputStream value) {
+            return new Options(script, classLoader, predicateTimeout, value, stop);
+        }
+
+        public Options withStop(AtomicBoolean value) {
+            return new Options(script, classLoader, predicateTimeout, scriptOutput, value);
+        }
+    }
+
+    /** Prepares an exploration; call {@code run()} on the result (its counters may be read meanwhile). */
+    public static Exploration start(SimulationSettings settings, ExploreSettings explore, Options options) {
+        return new ExplorationRun(settings, explore, options);
+    }
+
+    /**
+     * Writes, for each finding of {@code report}, its schedule and the trace made by running it again into
+     * {@code directory}, and returns the report with each finding's evidence: the files, the position of its step in
+     * the trace's merged order, and the command that writes the trace again ({@code command} gets the schedule file
+     * and the trace directory).
+     */
+    public static ExploreReport writeEvidence(ExploreReport report, SimulationSettings settings, Path directory,
+                                              ClassLoader loader, BiFunction<Path, Path, String> command) {
+        return Evidence.write(report, settings, directory, loader, command);
+    }
+}

@@ -1,0 +1,101 @@
+package dev.deja.explore.internal;
+
+import dev.deja.explore.ExploreReport;
+import dev.deja.explore.Finding;
+import dev.deja.node.NodeId;
+import dev.deja.sim.Schedule;
+import dev.deja.sim.SimulationSettings;
+import dev.deja.sim.Simulator;
+import dev.deja.trace.NodeLog;
+import dev.deja.trace.Trace;
+import dev.deja.trace.TraceEvent;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.BiFunction;
+
+/**
+ * Turns findings into files: each finding's schedule is run again with a trace directory (the same answers give the
+ * same run), the answers are written with comments saying what each one chose, and the finding's step is located in
+ * the trace's merged order, (Lamport clock, node, seq), as {@code deja check} and {@code deja replay} number it.
+ */
+public final class Evidence {
+    private Evidence() {
+    }
+
+    public static ExploreReport write(ExploreReport report, SimulationSettings settings, Path directory, ClassLoader loader,
+                                      BiFunction<Path, Path, String> command) {
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + directory + ": " + e.getMessage(), e);
+        }
+        List<Finding> out = new ArrayList<>();
+        for (Finding finding : report.findings()) {
+            String base = finding.predicate() + (finding.kind() == Finding.Kind.SAFETY ? ""
+                    : "-" + finding.kind().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+            Path schedulePath = directory.resolve(base + ".schedule");
+            Path tracePath = directory.resolve(base + ".trace");
+            String reproduce = command.apply(schedulePath, tracePath);
+            Schedule commented = rerun(settings, finding.schedule(), tracePath, loader, reproduce);
+            commented.write(schedulePath);
+            long position = finding.seq() < 0 ? -1
+                    : position(tracePath, new NodeId(finding.node()), finding.seq(), finding.lamport());
+            out.add(finding.withEvidence(new Finding.Evidence(tracePath.toString(), schedulePath.toString(), position,
+                    reproduce)));
+        }
+        return report.withFindings(out);
+    }
+
+    /** Runs {@code schedule} into {@code trace} and returns it with every answer's comment. */
+    public static Schedule rerun(SimulationSettings settings, Schedule schedule, Path trace, ClassLoader loader,
+                                 String command) {
+        deleteTrace(trace);
+        Recorder.Commenting commenting = new Recorder.Commenting(schedule.replay("the schedule of " + trace));
+        Simulator.run(settings, trace, Simulator.Options.of(settings).withChoices(commenting).withClassLoader(loader)
+                .withExploration(schedule.exploration()).withObserver(schedule.stopper((step, view) -> true))
+                .withCommand(command));
+        return new Schedule(schedule.exploration(), schedule.steps(), schedule.stopAfterSteps(), commenting.answers);
+    }
+
+    /** The position of the entry (node, seq, lamport) in the trace's merged order. */
+    static long position(Path trace, NodeId node, long seq, long lamport) {
+        Trace opened = Trace.open(trace);
+        long before = 0;
+        for (NodeLog log : opened.nodes()) {
+            int byNode = log.node().compareTo(node);
+            try (NodeLog.Cursor cursor = log.cursor()) {
+                while (cursor.hasNext()) {
+                    TraceEvent entry = cursor.next();
+                    int order = entry.lamport() != lamport ? Long.compare(entry.lamport(), lamport)
+                            : byNode != 0 ? byNode : Long.compare(entry.seq(), seq);
+                    if (order < 0) {
+                        before++;
+                    }
+                }
+            }
+        }
+        return before;
+    }
+
+    /** Removes an earlier trace the explorer wrote at {@code trace} (only one with a trace.json of a simulation). */
+    private static void deleteTrace(Path trace) {
+        if (!Files.exists(trace)) {
+            return;
+        }
+        if (!Files.exists(trace.resolve("trace.json"))) {
+            throw new IllegalArgumentException(trace + " exists and is not a trace; choose another --out");
+        }
+        try (var walk = Files.walk(trace)) {
+            for (Path path : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot replace " + trace + ": " + e.getMessage(), e);
+        }
+    }
+}

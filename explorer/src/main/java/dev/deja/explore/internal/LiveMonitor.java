@@ -1,0 +1,156 @@
+package dev.deja.explore.internal;
+
+import dev.deja.check.CheckedEvent;
+import dev.deja.check.StateStep;
+import dev.deja.check.Violation;
+import dev.deja.check.LiveEvaluation;
+import dev.deja.node.NodeId;
+import dev.deja.sim.SimulatedStep;
+import dev.deja.trace.Event;
+import dev.deja.trace.TraceEvent;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Evaluates a predicate script after every step of every path, through the checker's own extraction and
+ * incremental evaluation, in one Python context for all the paths of a worker: {@link #newRun} resets the tables
+ * and predicates between paths instead of loading the script again. Steps are handed to Python in batches; a
+ * violation found in a batch names its own step, so a path that ran on past it is cut back to it.
+ *
+ * <p>Confined to one worker thread.
+ */
+final class LiveMonitor implements AutoCloseable {
+    static final int BATCH = 64;
+
+    private final LiveEvaluation evaluator;
+    private final List<StateStep> batch = new ArrayList<>(BATCH);
+    private final long[] batchSteps = new long[BATCH];
+    private final int[] batchAnswers = new int[BATCH];
+    private final TraceEvent[] batchEntries = new TraceEvent[BATCH];
+    private final Map<String, Long> openSpans = new LinkedHashMap<>();
+    private final Set<String> errored = new LinkedHashSet<>();
+    private final List<Hit> errors = new ArrayList<>();
+    private long checked;
+
+    /**
+     * A predicate that failed at a step.
+     *
+     * @param predicate the predicate
+     * @param kind      always or eventually
+     * @param status    violated, or error/timeout when it raised or ran too long
+     * @param step      the path's step (execution order) at which it failed
+     * @param answers   the answers the path had given when that step's handler returned
+     * @param entry     the entry that began that step's handler (node, incarnation, seq, Lamport clock)
+     * @param message   the error, for an error or timeout
+     * @param aux       the predicate's aux values at that step
+     */
+    record Hit(String predicate, Violation.Kind kind, Violation.Status status, long step, int answers, TraceEvent entry,
+               String message, Map<String, Object> aux) {
+    }
+
+    LiveMonitor(String text, String fileName, ClassLoader loader, Duration timeout, OutputStream scriptOutput) {
+        this.evaluator = new LiveEvaluation(text, fileName, loader, timeout, scriptOutput);
+    }
+
+    List<String> predicates() {
+        return evaluator.predicates();
+    }
+
+    Violation.Kind kindOf(String predicate) {
+        return evaluator.kindOf(predicate);
+    }
+
+    void newRun() {
+        evaluator.newRun();
+        batch.clear();
+        openSpans.clear();
+        errored.clear();
+        errors.clear();
+        checked = 0;
+    }
+
+    /** Adds a recorded node's step; true when the batch is full and should be flushed. */
+    boolean add(SimulatedStep step, int answers) {
+        TraceEvent entry = step.entry();
+        int index = batch.size();
+        batchSteps[index] = step.step();
+        batchAnswers[index] = answers;
+        batchEntries[index] = entry;
+        batch.add(new StateStep(checkedEvent(entry, checked++), evaluator.extract(entry.node(), step.nodeObject())));
+        return batch.size() == BATCH;
+    }
+
+    /** Evaluates the steps added since the last flush; the first safety violation among them, if any. */
+    Optional<Hit> flush() {
+        int from = 0;
+        try {
+            while (from < batch.size()) {
+                LiveEvaluation.Outcome outcome = evaluator.evaluate(batch, from);
+                if (outcome.index() >= batch.size()) {
+                    return Optional.empty();
+                }
+                int at = outcome.index();
+                for (LiveEvaluation.Finding finding : outcome.findings()) {
+                    switch (finding.status()) {
+                        case TURNED_FALSE -> {
+                            if (finding.kind() == Violation.Kind.ALWAYS) {
+                                return Optional.of(hit(finding, Violation.Status.VIOLATED, at, ""));
+                            }
+                            openSpans.put(finding.predicate(), batchSteps[at]);
+                        }
+                        case TURNED_TRUE -> openSpans.remove(finding.predicate());
+                        case ERROR, TIMEOUT -> {
+                            if (errored.add(finding.predicate())) {
+                                errors.add(hit(finding, finding.status() == LiveEvaluation.Status.ERROR
+                                        ? Violation.Status.ERROR : Violation.Status.TIMEOUT, at, finding.message()));
+                            }
+                        }
+                    }
+                }
+                from = at + 1;
+            }
+            return Optional.empty();
+        } finally {
+            batch.clear();
+        }
+    }
+
+    private Hit hit(LiveEvaluation.Finding finding, Violation.Status status, int at, String message) {
+        Map<String, Object> aux = status == Violation.Status.VIOLATED ? evaluator.aux(finding.predicate()) : Map.of();
+        return new Hit(finding.predicate(), finding.kind(), status, batchSteps[at], batchAnswers[at], batchEntries[at],
+                message, aux);
+    }
+
+    /** The eventually predicates still false at the end of the path, with the step each turned false at. */
+    Map<String, Long> openAtEnd() {
+        return Map.copyOf(openSpans);
+    }
+
+    /** The predicates that raised or timed out on this path (the first time each did). */
+    List<Hit> errors() {
+        return List.copyOf(errors);
+    }
+
+    static CheckedEvent checkedEvent(TraceEvent entry, long position) {
+        Optional<String> messageType = Optional.empty();
+        Optional<NodeId> from = Optional.empty();
+        if (entry.event() instanceof Event.Receive receive) {
+            messageType = Optional.of(receive.message().simpleType());
+            from = Optional.of(receive.from());
+        }
+        return new CheckedEvent(position, entry.node(), entry.incarnation(), entry.seq(), entry.lamport(),
+                entry.atMillis(), entry.event().typeName(), messageType, from);
+    }
+
+    @Override
+    public void close() {
+        evaluator.close();
+    }
+}

@@ -1,0 +1,119 @@
+package dev.deja.explore.internal;
+
+import dev.deja.check.Violation;
+import dev.deja.explore.ExploreSettings;
+import dev.deja.sim.ChoiceSource;
+import dev.deja.sim.Schedule;
+import dev.deja.sim.SimulatedStep;
+import dev.deja.sim.SimulationResult;
+import dev.deja.sim.SimulationSettings;
+import dev.deja.sim.Simulator;
+import dev.deja.sim.StepObserver;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Runs one path in memory: the simulator asks the path's source through a {@link Recorder}, the
+ * {@link LiveMonitor} (if there is a script) evaluates the predicates after every recorded step, the
+ * {@link StateHasher} hashes the state after every step when asked. A path ends at a safety violation, when the
+ * strategy ends it, at the maximum depth, or when the run itself ends (the workload finished, nothing left to do).
+ *
+ * <p>One per worker thread; the monitor's Python context serves all its paths.
+ */
+final class PathRunner {
+    private final SimulationSettings settings;
+    private final ExploreSettings explore;
+    private final Simulator.Exploration exploration;
+    private final ClassLoader loader;
+    private final LiveMonitor monitor;
+    private final StateHasher hasher;
+    private final Set<Long> distinct;
+    private final BooleanSupplier interrupted;
+
+    /** What one path did. */
+    record Result(long path, long steps, SimulationResult.Ending ending, boolean redundant, long statesVisited,
+                  Optional<LiveMonitor.Hit> violation, List<LiveMonitor.Hit> errors, Map<String, Long> openAtEnd,
+                  Recorder recorder) {
+        /** The schedule that runs this path again up to the step of {@code hit}. */
+        Schedule scheduleUpTo(LiveMonitor.Hit hit, Simulator.Exploration exploration) {
+            return recorder.schedule(hit.answers(), exploration, hit.step() + 1, true);
+        }
+    }
+
+    PathRunner(SimulationSettings settings, ExploreSettings explore, Simulator.Exploration exploration, ClassLoader loader,
+               LiveMonitor monitor, boolean hash, Set<Long> distinct, BooleanSupplier interrupted) {
+        this.settings = settings;
+        this.explore = explore;
+        this.exploration = exploration;
+        this.loader = loader;
+        this.monitor = monitor;
+        this.hasher = hash ? new StateHasher(explore.hashExcludes()) : null;
+        this.distinct = distinct;
+        this.interrupted = interrupted;
+    }
+
+    Result run(long path, PathSource source) {
+        Recorder recorder = new Recorder(source);
+        if (monitor != null) {
+            monitor.newRun();
+        }
+        Observer observer = new Observer(source, recorder);
+        SimulationResult.Ending ending;
+        boolean redundant = false;
+        try {
+            ending = Simulator.runInMemory(settings, Simulator.Options.of(settings).withChoices(recorder)
+                    .withClassLoader(loader).withExploration(exploration).withObserver(observer)).ending();
+        } catch (TreeSearch.Redundant e) {
+            ending = SimulationResult.Ending.STOPPED;
+            redundant = true;
+        }
+        if (monitor != null && observer.violation.isEmpty()) {
+            observer.violation = monitor.flush();
+        }
+        return new Result(path, observer.steps, ending, redundant, observer.visited, observer.violation,
+                monitor == null ? List.of() : monitor.errors(),
+                monitor == null || observer.violation.isPresent() ? Map.of() : monitor.openAtEnd(), recorder);
+    }
+
+    private final class Observer implements StepObserver {
+        private final PathSource source;
+        private final Recorder recorder;
+        Optional<LiveMonitor.Hit> violation = Optional.empty();
+        long steps;
+        long visited;
+
+        Observer(PathSource source, Recorder recorder) {
+            this.source = source;
+            this.recorder = recorder;
+        }
+
+        @Override
+        public boolean afterStep(SimulatedStep step, View view) {
+            steps = step.step() + 1;
+            long hash = 0;
+            if (hasher != null) {
+                hash = hasher.hash(view);
+                visited++;
+                distinct.add(hash);
+            }
+            if (monitor != null && step.recorded() && monitor.add(step, recorder.size())) {
+                violation = monitor.flush();
+                if (violation.isPresent()) {
+                    return false;
+                }
+            }
+            if (!source.afterStep(step, hash)) {
+                return false;
+            }
+            return steps < explore.maxDepth() && !interrupted.getAsBoolean();
+        }
+    }
+
+    static boolean isSafety(LiveMonitor.Hit hit) {
+        return hit.kind() == Violation.Kind.ALWAYS && hit.status() == Violation.Status.VIOLATED;
+    }
+
+}

@@ -1,0 +1,29 @@
+package dev.deja.sim;
+
+import java.util.List;
+import java.util.Map;
+import dev.deja.node.NodeId;
+
+/**
+ * Watches a simulated run step by step, on the run's thread, and may end it: the explorer evaluates predicates,
+ * hashes states and tracks happens-before through one.
+ */
+public interface StepObserver {
+    /** After each step; returns false to end the run there (its ending is then {@code STOPPED}). */
+    boolean afterStep(SimulatedStep step, View view);
+
+    /** What an observer may read of the run between steps. */
+    interface View {
+        /** The live object of every node that is up, by id, in id order (the driver included). */
+        Map<NodeId, Object> liveNodes();
+
+        /** Every pending event (deliveries, timers, restarts), in due order. */
+        List<ChoicePoint.Enabled> pending();
+
+        /** Virtual milliseconds since the run began. */
+        long virtualMillis();
+    }
+
+    /** Watches nothing and never ends a run. */
+    StepObserver NONE = (step, view) -> true;
+}
