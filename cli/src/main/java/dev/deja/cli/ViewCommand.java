@@ -4,6 +4,7 @@ import dev.deja.check.Violation;
 import dev.deja.check.store.CheckDatabaseException;
 import dev.deja.check.store.H2StateHistory;
 import dev.deja.node.NodeId;
+import dev.deja.view.DisplayUnavailableException;
 import dev.deja.view.EventFilter;
 import dev.deja.view.PictureSettings;
 import dev.deja.check.Threshold;
@@ -46,7 +47,8 @@ public final class ViewCommand implements Callable<Integer> {
     @Parameters(paramLabel = "TRACE", description = "The trace directory.")
     Path trace;
 
-    @Option(names = "--png", paramLabel = "FILE", description = "Write the graph to this PNG file instead of opening a window.")
+    @Option(names = {"--png", "--out"}, paramLabel = "FILE",
+            description = "Write the graph to this PNG file instead of opening a window (no display needed).")
     Path png;
 
     @Option(names = "--from", paramLabel = "POS", description = "First position in the picture (default: the start, or --at minus 100).")
@@ -96,8 +98,16 @@ public final class ViewCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<Threshold> parsedThresholds = thresholds.stream().map(Threshold::parse).toList();
         if (png == null && !Viewer.displayAvailable()) {
-            throw new IllegalArgumentException("no display to open a window on (DISPLAY is not set); write a picture "
-                    + "instead with --png FILE");
+            throw new IllegalArgumentException("cannot open a window: no display (DISPLAY is not set); "
+                    + Viewer.windowRequirement() + "; or write a picture instead with --png FILE");
+        }
+        if (png == null) {
+            try {
+                Viewer.startDisplay(); // before reading the trace: a machine without a toolkit is told at once
+            } catch (DisplayUnavailableException e) {
+                err.println("deja view: " + e.getMessage() + "; or write a picture instead with --png FILE");
+                return ExitCodes.USAGE;
+            }
         }
         long start = System.nanoTime();
         TraceModel model = TraceModel.open(trace);
