@@ -122,6 +122,14 @@ public final class Checker {
     }
 
     /**
+     * Whether Python predicates are compiled by the Graal JIT in this JVM (it needs {@code -XX:+EnableJVMCI} and the
+     * compiler jars of the JDK's exact update); without it they run interpreted, about 20 times slower.
+     */
+    public static boolean pythonJit() {
+        return PythonEngine.jit();
+    }
+
+    /**
      * Checks {@code trace} with the script at {@code script}, writing the state through {@code history}.
      *
      * @throws ScriptException          if the script cannot be loaded (before any replay)

@@ -10,9 +10,11 @@ import dev.deja.check.store.CheckDatabaseException;
 import dev.deja.check.store.H2StateHistory;
 import dev.deja.check.Violation;
 import dev.deja.trace.CodeFingerprint;
-import dev.deja.trace.Trace;
 import dev.deja.trace.TraceFormatException;
-import java.io.Console;
+import dev.deja.text.TextTable;
+import dev.deja.trace.NodeLog;
+import dev.deja.trace.Trace;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -25,7 +27,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.function.LongConsumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -40,13 +41,12 @@ import picocli.CommandLine.Parameters;
                         + "the stored state history is used instead of a replay.",
                 "A predicate may return the items that violate it (a set, a list; forall and exists give their "
                         + "failing rows): each item is its own finding, in the WITNESS column.",
-                "Exit code 0: no violation; 1: violations (an always-predicate turned false, an eventually-"
-                        + "predicate still false at the end, a predicate that raised or timed out), not counting "
-                        + "those a --threshold screened out; 2: error."},
-        footer = {"", "Example:", "  deja check traces/paxos scripts/paxos.py",
-                "  deja check traces/paxos scripts/paxos.py --json report.json --limit 1",
-                "  deja check traces/lockserver scripts/lockserver.py --threshold enough_time=800",
-                "  deja check traces/paxos scripts/paxos.py --watch"})
+                "Exit code 1 means violations: an always-predicate turned false, an eventually-predicate still false "
+                        + "at the end, a predicate that raised or timed out, not counting those a --threshold screened out."},
+        footer = {"", "Examples:", "  ./deja check traces/paxos scripts/paxos.py",
+                "  ./deja check traces/paxos scripts/paxos.py --json report.json --limit 1",
+                "  ./deja check traces/lockserver scripts/lockserver.py --threshold enough_time=800",
+                "  ./deja check traces/paxos scripts/paxos.py --watch"})
 public final class CheckCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "TRACE", description = "The trace directory.")
     Path trace;
@@ -54,16 +54,13 @@ public final class CheckCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "SCRIPT", description = "The Python predicate script.")
     Path script;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Also write the full report (every violation and span "
-            + "with its event and aux values) as JSON to FILE.")
-    Path json;
+    /** The full report (every finding with its event and aux values); the table goes to stderr with it on stdout. */
+    @CommandLine.Mixin
+    JsonOutput json;
 
-    @Option(names = "--from", paramLabel = "POS", description = "Report only findings at or after this position "
-            + "(the state is still built from the start).")
-    long from;
-
-    @Option(names = "--to", paramLabel = "POS", description = "Stop after the event at this position.")
-    Long to;
+    /** Findings before --from are not reported (the state is still built from the start); the check ends at --to. */
+    @CommandLine.Mixin
+    PositionRange range;
 
     @Option(names = "--limit", paramLabel = "N", description = "Stop after N findings.")
     Long limit;
@@ -108,19 +105,21 @@ public final class CheckCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         if (!Files.isRegularFile(script)) {
-            err.println("deja check: no script at " + script);
-            return 2;
+            throw new UsageException("no script at " + script);
         }
         if (!Files.isDirectory(trace)) {
-            err.println("deja check: no trace at " + trace);
-            return 2;
+            throw new UsageException("no trace at " + trace);
         }
         StateHistory opened;
         try {
             opened = openHistory(trace, err);
         } catch (CheckDatabaseException e) {
-            err.println("deja check: " + e.getMessage());
-            return 2;
+            throw new UsageException(e.getMessage(), e);
+        }
+        // Once per run, whatever the outcome: how fast predicates can be depends on it (about 20x).
+        if (Checker.pythonJit()) {
+            err.println("deja check: Python predicates are compiled (Graal JIT on)");
+            err.flush();
         }
         try (StateHistory history = opened) {
             int status = checkOnce(history, err);
@@ -150,13 +149,16 @@ public final class CheckCommand implements Callable<Integer> {
             err.println("deja check: " + e.getMessage());
             return 2;
         }
+        long total = Trace.open(trace).nodes().stream().mapToLong(NodeLog::entryCount).sum();
+        long last = Math.min(range.toOrEnd(), Math.max(0, total - 1));
+        Progress progress = Progress.start("check", last + 1, "events");
         Checker.Options options = Checker.Options.defaults()
-                .withRange(from, to == null ? Long.MAX_VALUE : to)
+                .withRange(range.fromOrStart(), range.toOrEnd())
                 .withLimit(limit == null ? Long.MAX_VALUE : limit)
                 .withPredicateTimeout(predicateTimeout)
                 .withReuseHistory(!fresh)
                 .withClassLoader(UserClasspath.loader(classpath))
-                .withProgress(progress());
+                .withProgress(position -> progress.stepTo(position + 1));
         long startNanos = System.nanoTime();
         try {
             // Before checking: state replayed with other code than the recorded one is not the recorded state.
@@ -172,11 +174,12 @@ public final class CheckCommand implements Callable<Integer> {
             report = Checker.check(trace, script, options, history);
         } catch (ScriptException | Checker.CheckFailedException | TraceFormatException | CheckDatabaseException
                  | IllegalArgumentException | UncheckedIOException e) {
-            clearProgress();
+            progress.close();
             err.println("deja check: " + e.getMessage());
-            return 2;
+            err.flush();
+            return ExitCodes.USAGE;
         }
-        clearProgress();
+        progress.close();
         report = report.classified(parsedThresholds);
         try {
             // One truth: deja sql and deja view show the findings this command prints, classified as here.
@@ -184,14 +187,16 @@ public final class CheckCommand implements Callable<Integer> {
         } catch (CheckDatabaseException e) {
             err.println("deja check: the findings could not be stored for deja sql and deja view: " + e.getMessage());
         }
-        if (json != null) {
-            report.write(json);
+        if (json.file() != null) {
+            report.write(json.file());
+        } else {
+            json.write(report);
         }
-        print(report);
+        print(report, json.toStandardOutput() ? System.err : System.out);
         err.printf(Locale.ROOT, "deja check: %s in %.2f s%n", report.fromHistory()
                 ? "evaluated from the stored state history (tables unchanged, no replay)" : "replayed the trace",
                 (System.nanoTime() - startNanos) / 1e9);
-        return report.counted() > 0 ? 1 : 0;
+        return report.counted() > 0 ? ExitCodes.FINDINGS : ExitCodes.OK;
     }
 
     /** Whether a finding makes the check fail: everything but an eventually-span that closed or one screened out. */
@@ -199,102 +204,53 @@ public final class CheckCommand implements Callable<Integer> {
         return violation.counted();
     }
 
-    private boolean progressShown;
-
-    private LongConsumer progress() {
-        Console console = System.console();
-        if (console == null || !console.isTerminal()) {
-            return position -> { };
-        }
-        return position -> {
-            progressShown = true;
-            System.err.print("\rchecking: event " + position + " ");
-            System.err.flush();
-        };
-    }
-
-    private void clearProgress() {
-        if (progressShown) {
-            System.err.print("\r\033[K");
-            System.err.flush();
-            progressShown = false;
-        }
-    }
-
-    static void print(CheckReport report) {
+    static void print(CheckReport report, PrintStream out) {
         List<Violation> violations = report.violations();
         if (!violations.isEmpty()) {
-            List<String[]> rows = new ArrayList<>();
             boolean witnesses = violations.stream().anyMatch(v -> v.witness() != null);
-            rows.add(witnesses ? new String[] {"#", "POSITION", "LAMPORT", "NODE", "PREDICATE", "STATUS", "WITNESS", "AUX"}
-                    : new String[] {"#", "POSITION", "LAMPORT", "NODE", "PREDICATE", "STATUS", "AUX"});
+            TextTable table = witnesses
+                    ? TextTable.withColumns("#", "POSITION", "LAMPORT", "NODE", "PREDICATE", "STATUS", "WITNESS", "AUX")
+                    : TextTable.withColumns("#", "POSITION", "LAMPORT", "NODE", "PREDICATE", "STATUS", "AUX");
             int number = 0;
             for (Violation v : violations) {
-                String[] row = {Integer.toString(++number), Long.toString(v.event().position()),
-                        Long.toString(v.event().lamport()), v.event().node().value(), v.predicate(), status(v), auxColumn(v)};
+                number++;
                 if (witnesses) {
-                    row = new String[] {row[0], row[1], row[2], row[3], row[4], row[5],
-                            v.witness() == null ? "-" : python(v.witness()), row[6]};
+                    table.row(number, v.event().position(), v.event().lamport(), v.event().node().value(),
+                            v.predicate(), status(v), v.witness() == null ? "-" : python(v.witness()), auxColumn(v));
+                } else {
+                    table.row(number, v.event().position(), v.event().lamport(), v.event().node().value(),
+                            v.predicate(), status(v), auxColumn(v));
                 }
-                rows.add(row);
-            }
-            int[] widths = widths(rows);
-            for (int r = 0; r < rows.size(); r++) {
-                System.out.println(line(rows.get(r), widths));
-                if (r > 0 && !violations.get(r - 1).message().isEmpty()) {
-                    for (String messageLine : violations.get(r - 1).message().split("\n")) {
-                        System.out.println("    " + messageLine);
+                if (!v.message().isEmpty()) {
+                    for (String messageLine : v.message().split("\n")) {
+                        table.note(messageLine);
                     }
                 }
             }
-            System.out.println();
+            out.print(table.render());
+            out.println();
         }
         Map<String, long[]> summary = new LinkedHashMap<>();
         for (Violation v : violations) {
             long[] entry = summary.computeIfAbsent(v.predicate(), k -> new long[] {0, v.event().position()});
             entry[0]++;
         }
-        List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"PREDICATE", "FINDINGS", "FIRST"});
-        summary.forEach((name, entry) -> rows.add(new String[] {name, Long.toString(entry[0]), Long.toString(entry[1])}));
         if (!summary.isEmpty()) {
-            int[] widths = widths(rows);
-            rows.forEach(row -> System.out.println(line(row, widths)));
+            TextTable table = TextTable.withColumns("PREDICATE", "FINDINGS", "FIRST");
+            summary.forEach((name, entry) -> table.row(name, entry[0], entry[1]));
+            out.print(table.render());
         }
         long failing = report.counted();
         String screened = report.screenedOut() == 0 ? "" : String.format(Locale.ROOT, " (%d screened out below %s)",
                 report.screenedOut(), String.join(", ", report.thresholds()));
-        System.out.printf(Locale.ROOT, "checked %d events: %s%s%n", report.eventsChecked(),
+        out.printf(Locale.ROOT, "checked %d events: %s%s%n", report.eventsChecked(),
                 failing == 0 ? "no violations" : failing + (failing == 1 ? " violation" : " violations"), screened);
+        out.flush();
     }
 
     /** The finding's status in the words every command uses, marked when a threshold screened it out. */
     private static String status(Violation v) {
         return v.belowThreshold() ? v.statusText() + " (below)" : v.statusText();
-    }
-
-    private static int[] widths(List<String[]> rows) {
-        int[] widths = new int[rows.getFirst().length];
-        for (String[] row : rows) {
-            for (int i = 0; i < row.length; i++) {
-                widths[i] = Math.max(widths[i], row[i].length());
-            }
-        }
-        return widths;
-    }
-
-    private static String line(String[] row, int[] widths) {
-        StringBuilder out = new StringBuilder();
-        for (int i = 0; i < row.length; i++) {
-            boolean number = row[i].matches("\\d+");
-            String cell = number ? " ".repeat(widths[i] - row[i].length()) + row[i]
-                    : i == row.length - 1 ? row[i] : row[i] + " ".repeat(widths[i] - row[i].length());
-            out.append(cell);
-            if (i < row.length - 1) {
-                out.append("  ");
-            }
-        }
-        return out.toString().stripTrailing();
     }
 
     /** A finding's aux values; for a span, also those at its last false event. */

@@ -12,6 +12,7 @@ import dev.deja.trace.Trace;
 import dev.deja.trace.TraceEvent;
 import java.io.File;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -33,10 +34,10 @@ import picocli.CommandLine.Parameters;
 @Command(name = "deploy", mixinStandardHelpOptions = true,
         description = {"Run an example, or your own cluster file, on loopback: one JVM per node talking real TCP, "
                 + "plus the workload client in this process; inject faults; record every node into one trace."},
-        footer = {"", "Examples:", "  deja deploy paxos --nodes 5 --drop 0.2 --bug latest-response --record traces/paxos",
-                "  deja deploy paxos --nodes 3 --kill n2@1s --restart n2@2s --duration 5s --record traces/crash",
-                "  deja deploy --cluster cluster.json --classpath target/classes --kill n2@1s --restart n2@2s "
-                        + "--record traces/mine"})
+        footer = {"", "Examples:", "  ./deja deploy paxos --nodes 5 --drop 0.2 --bug latest-response --out traces/paxos",
+                "  ./deja deploy paxos --nodes 3 --kill n2@1s --restart n2@2s --duration 5s --out traces/crash",
+                "  ./deja deploy --cluster cluster.json --classpath target/classes \\",
+                "      --kill n2@1s --restart n2@2s --out traces/mine"})
 public final class DeployCommand implements Callable<Integer> {
     @Parameters(paramLabel = "EXAMPLE", arity = "0..1", completionCandidates = ExampleNames.class,
             description = "The example to run: ${COMPLETION-CANDIDATES} (see 'deja examples'); or give --cluster.")
@@ -62,12 +63,27 @@ public final class DeployCommand implements Callable<Integer> {
             description = "How long the workload may run; it stops earlier when the workload is done (default: ${DEFAULT-VALUE}).")
     Duration duration;
 
+    /** A summary of the run: the trace, its events per node, how the run ended, the fault seed. */
+    @Mixin
+    JsonOutput json;
+
+    @Option(names = "--start-timeout", paramLabel = "TIME", converter = Durations.class,
+            description = "How long the node JVMs get, together, to start listening (default: scaled to this machine's "
+                    + "cores and load average, at least 60 s).")
+    Duration startTimeout;
+
     @Option(names = "--bug", paramLabel = "NAME", description = "Switch on one of the example's bugs.")
     String bug;
 
-    @Option(names = "--record", required = true, paramLabel = "TRACE",
-            description = "The trace directory to create (must not exist or be empty).")
+    @Option(names = "--out", paramLabel = "TRACE",
+            description = "The trace directory to create (required; must not exist or be empty).")
     Path record;
+
+    /** The old spelling of {@code --out}, kept so existing scripts run. */
+    @Option(names = "--record", hidden = true, paramLabel = "TRACE")
+    void oldRecord(Path trace) {
+        record = trace;
+    }
 
     @Mixin
     FaultOptions faults = new FaultOptions();
@@ -85,6 +101,11 @@ public final class DeployCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // With the JSON on standard output, what is said for humans goes to standard error.
+        PrintStream text = json.toStandardOutput() ? System.err : System.out;
+        if (record == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "Missing required option: '--out=TRACE'");
+        }
         if ((example == null) == (cluster == null)) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "give either an EXAMPLE or --cluster FILE (see 'deja deploy --help')");
@@ -128,20 +149,22 @@ public final class DeployCommand implements Callable<Integer> {
             what = chosen.name() + (bug == null ? "" : " with bug " + bug) + " on " + count + " processes";
         }
         FaultModel injected = plan.cluster().faults();
-        System.out.println("deja: deploying " + what + ", at most " + duration.toSeconds() + " s; faults: "
+        text.println("deja: deploying " + what + ", at most " + duration.toSeconds() + " s; faults: "
                 + describe(injected));
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
         Deployment.Result result;
         try {
             // The workload client runs in this process: its class may come from --classpath.
             Thread.currentThread().setContextClassLoader(UserClasspath.loader(classpath));
-            result = new Deployment(plan, System.out).run();
+            result = new Deployment(plan, text).startTimeout(startTimeout != null ? startTimeout
+                : Deployment.startTimeoutFor(plan.cluster().nodes().size())).run();
         } finally {
             Thread.currentThread().setContextClassLoader(previous);
         }
         Trace trace = Trace.open(record);
         long events = 0;
         StringBuilder perNode = new StringBuilder();
+        Map<String, Long> eventsPerNode = new LinkedHashMap<>();
         for (NodeLog log : trace.nodes()) {
             long nodeEvents = 0;
             try (NodeLog.Cursor cursor = log.cursor()) {
@@ -151,17 +174,29 @@ public final class DeployCommand implements Callable<Integer> {
                 }
             }
             events += nodeEvents;
+            eventsPerNode.put(log.node().value(), nodeEvents);
             perNode.append(perNode.isEmpty() ? "" : ", ").append(log.node()).append(' ').append(nodeEvents);
         }
-        System.out.printf("deja: ran %.1f s (%s); recorded %d events of %d nodes (%s) into %s%n",
+        text.printf("deja: ran %.1f s (%s); recorded %d events of %d nodes (%s) into %s%n",
                 result.elapsed().toMillis() / 1000.0, result.driverFinished() ? "workload finished" : "duration reached",
                 events, trace.nodes().size(), perNode, record);
-        System.out.println("deja: node output and storage are in " + workDirectory);
+        text.println("deja: node output and storage are in " + workDirectory);
         if (injected.affectsMessages() || injected.clockSkewMillis() > 0) {
-            System.out.println("deja: fault seed " + injected.seed() + " (kept in trace.json; --fault-seed "
+            text.println("deja: fault seed " + injected.seed() + " (kept in trace.json; --fault-seed "
                     + injected.seed() + " injects the same faults into the same message ids again)");
         }
-        return 0;
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("trace", record.toString());
+        summary.put("deployed", what);
+        summary.put("seconds", result.elapsed().toMillis() / 1000.0);
+        summary.put("workloadFinished", result.driverFinished());
+        summary.put("events", events);
+        summary.put("eventsPerNode", eventsPerNode);
+        summary.put("faultSeed", injected.seed());
+        summary.put("workDirectory", workDirectory.toString());
+        summary.put("command", command);
+        json.write(summary);
+        return ExitCodes.OK;
     }
 
     /** {@code model} with a fresh seed if it has none (seed 0) and none was given. */
@@ -241,11 +276,11 @@ public final class DeployCommand implements Callable<Integer> {
     private static void requireEmptyOrAbsent(Path directory) throws IOException {
         if (Files.exists(directory)) {
             if (!Files.isDirectory(directory)) {
-                throw new IllegalArgumentException("--record " + directory + " exists and is not a directory");
+                throw new IllegalArgumentException("--out " + directory + " exists and is not a directory");
             }
             try (Stream<Path> entries = Files.list(directory)) {
                 if (entries.findAny().isPresent()) {
-                    throw new IllegalArgumentException("--record " + directory
+                    throw new IllegalArgumentException("--out " + directory
                             + " already holds files; traces are never overwritten, choose a new directory");
                 }
             }

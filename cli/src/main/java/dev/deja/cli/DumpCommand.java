@@ -1,6 +1,5 @@
 package dev.deja.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.deja.node.NodeId;
 import dev.deja.trace.EventJson;
 import dev.deja.trace.MessageCodec;
@@ -8,15 +7,16 @@ import dev.deja.trace.NodeLog;
 import dev.deja.trace.NodeManifest;
 import dev.deja.trace.Trace;
 import dev.deja.trace.TraceEvent;
-import dev.deja.trace.TraceFormatException;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -25,44 +25,52 @@ import picocli.CommandLine.Parameters;
 @Command(name = "dump", mixinStandardHelpOptions = true,
         description = {"Print every recorded event of a trace, node by node, in per-node order.",
                 "Reads the trace without changing it; stops at the first corrupted entry with an error naming "
-                        + "the file, node, entry index and byte offset."})
+                        + "the file, node, entry index and byte offset."},
+        footer = {"", "Examples:", "  ./deja dump traces/paxos --node n1 --node n2",
+                "  ./deja dump traces/paxos --json | head -n 3", "  ./deja dump traces/paxos --json events.json"})
 public final class DumpCommand implements Callable<Integer> {
     @Parameters(paramLabel = "TRACE", description = "The trace directory.")
     Path trace;
 
-    @Option(names = "--node", paramLabel = "ID", description = "Only this node.")
-    String node;
+    @Option(names = "--node", paramLabel = "ID", description = "Only this node (repeatable).")
+    List<String> nodes = new ArrayList<>();
 
-    @Option(names = "--json", description = "One JSON object per line (fields: see README).")
-    boolean json;
+    /** JSON Lines: one object per event. */
+    @CommandLine.Mixin
+    JsonOutput json;
 
     @Override
     public Integer call() throws IOException {
         Trace opened = Trace.open(trace);
-        List<NodeLog> logs = node == null ? opened.nodes() : List.of(opened.node(new NodeId(node)));
+        List<NodeLog> logs = nodes.isEmpty() ? opened.nodes()
+                : nodes.stream().distinct().map(id -> opened.node(new NodeId(id))).toList();
         MessageCodec codec = MessageCodec.defaultCodec();
-        ObjectMapper mapper = new ObjectMapper();
         PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
-        try {
+        JsonOutput.Lines lines = json.openLines();
+        try (Progress progress = Progress.start("dump", logs.stream().mapToLong(NodeLog::entryCount).sum(), "events")) {
             for (NodeLog log : logs) {
-                if (!json) {
+                if (lines == null) {
                     out.println(header(log.manifest()));
                 }
                 try (NodeLog.Cursor cursor = log.cursor()) {
                     while (cursor.hasNext()) {
                         TraceEvent event = cursor.next();
-                        out.println(json ? mapper.writeValueAsString(EventJson.toJson(event, codec))
-                                : EventJson.toText(event, codec));
+                        if (lines != null) {
+                            lines.write(EventJson.toJson(event, codec));
+                        } else {
+                            out.println(EventJson.toText(event, codec));
+                        }
+                        progress.stepBy(1);
                     }
                 }
             }
-        } catch (TraceFormatException e) {
-            out.flush();
-            throw e;
         } finally {
             out.flush();
+            if (lines != null) {
+                lines.close();
+            }
         }
-        return 0;
+        return ExitCodes.OK;
     }
 
     private static String header(NodeManifest manifest) {

@@ -17,7 +17,7 @@ import picocli.CommandLine.Parameters;
                 + "order per node, send before receive).",
                 "By default starts, sends, receives, timer firings and crashes are exported; --all-entries adds the "
                         + "clock reads, random draws and storage reads."},
-        footer = {"", "Example:", "  deja export traces/paxos --shiviz paxos.shiviz.log",
+        footer = {"", "Example:", "  ./deja export traces/paxos --shiviz paxos.shiviz.log",
                 "  (open ShiViz, choose 'upload a log' and pick the file)"})
 public final class ExportCommand implements Callable<Integer> {
     @Parameters(paramLabel = "TRACE", description = "The trace directory.")

@@ -4,10 +4,18 @@ import dev.deja.node.NodeId;
 import dev.deja.replay.Divergence;
 import dev.deja.replay.ReplayResult;
 import dev.deja.replay.Replayer;
+import dev.deja.replay.ReplayListener;
+import dev.deja.replay.ReplayState;
+import dev.deja.replay.ReplayedEvent;
 import dev.deja.trace.CodeFingerprint;
+import dev.deja.trace.NodeLog;
 import dev.deja.trace.Trace;
+import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -20,15 +28,23 @@ import picocli.CommandLine.Parameters;
                 + "from its recorded inputs and what it does is compared with the recording.",
                 "Prints each divergence (node, incarnation, seq, expected, actual, the node's last events), then one "
                         + "summary line. Exit code 1 if any node diverged."},
-        footer = {"", "Example:", "  deja replay traces/paxos", "  deja replay traces/paxos --node n2 --until 500",
-                "  deja replay traces/mine --classpath build/libs/*"})
+        footer = {"", "Examples:", "  ./deja replay traces/paxos", "  ./deja replay traces/paxos --node n2 --to 499",
+                "  ./deja replay traces/paxos --json replay.json",
+                "  ./deja replay traces/mine --classpath 'build/libs/*'"})
 public final class ReplayCommand implements Callable<Integer> {
     @Parameters(paramLabel = "TRACE", description = "The trace directory.")
     Path trace;
 
-    @Option(names = "--until", paramLabel = "POSITION",
-            description = "Stop after POSITION entries of the merged trace (all entries, not only handler calls).")
+    @Option(names = "--to", paramLabel = "POS", converter = Converters.Position.class,
+            description = "Stop after the entry at this position of the merged trace (all entries, not only handler calls).")
+    Long to;
+
+    /** The old option: stop after N entries, i.e. {@code --to N-1}. */
+    @Option(names = "--until", hidden = true, paramLabel = "N", converter = Converters.Position.class)
     Long until;
+
+    @CommandLine.Mixin
+    JsonOutput json;
 
     @Option(names = "--node", paramLabel = "ID", description = "Replay only this node (its own log holds its messages).")
     String node;
@@ -50,7 +66,12 @@ public final class ReplayCommand implements Callable<Integer> {
     public Integer call() {
         Replayer.Options options = Replayer.Options.defaults().withKeepGoing(keepGoing).withPartial(partial)
                 .withClassLoader(UserClasspath.loader(classpath));
-        if (until != null) {
+        if (to != null && until != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--until is the old spelling of --to; give one");
+        }
+        if (to != null) {
+            options = options.withUntilPosition(to + 1);
+        } else if (until != null) {
             options = options.withUntilPosition(until);
         }
         if (node != null) {
@@ -61,22 +82,43 @@ public final class ReplayCommand implements Callable<Integer> {
         for (String difference : CodeFingerprint.differences(opened, options.classLoader())) {
             spec.commandLine().getErr().println("deja replay: warning: " + difference + "; the replay may diverge");
         }
-        ReplayProgress progress = ReplayProgress.forLogs("replay", ReplayProgress.logsOf(opened, node),
-                options.untilPosition());
+        List<NodeLog> logs = node == null ? opened.nodes() : List.of(opened.node(new NodeId(node)));
+        long total = Math.min(logs.stream().mapToLong(NodeLog::entryCount).sum(), options.untilPosition());
         ReplayResult result;
-        if (progress == null) {
-            result = Replayer.replay(opened, options);
-        } else {
-            try (progress) {
-                result = Replayer.replay(opened, options.withListener(progress));
-            }
+        try (Progress progress = Progress.start("replay", total, "events")) {
+            result = Replayer.replay(opened, options.withListener(new ReplayListener() {
+                private long done;
+
+                @Override
+                public void afterEvent(ReplayedEvent event, long position, ReplayState state) {
+                    progress.stepTo(++done);
+                }
+            }));
         }
+        PrintStream out = json.toStandardOutput() ? System.err : System.out;
         for (Divergence divergence : result.divergences()) {
-            System.out.print(divergence.describe());
+            out.print(divergence.describe());
         }
-        System.out.printf(Locale.ROOT, "replayed %d events of %d nodes in %.2f s (%.0f events/s), divergences: %d%n",
+        out.printf(Locale.ROOT, "replayed %d events of %d nodes in %.2f s (%.0f events/s), divergences: %d%n",
                 result.entries(), result.nodes(), result.elapsed().toNanos() / 1e9, result.entriesPerSecond(),
                 result.divergences().size());
-        return result.divergences().isEmpty() ? 0 : 1;
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("trace", trace.toString());
+        summary.put("entries", result.entries());
+        summary.put("nodes", result.nodes());
+        summary.put("seconds", result.elapsed().toNanos() / 1e9);
+        summary.put("entriesPerSecond", result.entriesPerSecond());
+        summary.put("divergences", result.divergences().stream().map(d -> {
+            Map<String, Object> divergence = new LinkedHashMap<>();
+            divergence.put("node", d.node().value());
+            divergence.put("incarnation", d.incarnation());
+            divergence.put("seq", d.seq());
+            divergence.put("lamport", d.lamport());
+            divergence.put("expected", d.expected());
+            divergence.put("actual", d.actual());
+            return divergence;
+        }).toList());
+        json.write(summary);
+        return result.divergences().isEmpty() ? ExitCodes.OK : ExitCodes.FINDINGS;
     }
 }

@@ -12,6 +12,9 @@ import dev.deja.sim.Schedule;
 import dev.deja.sim.Simulator;
 import dev.deja.sim.StepObserver;
 import java.io.IOException;
+import dev.deja.sim.ChoicePoint;
+import dev.deja.sim.ChoiceSource;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,9 +38,12 @@ import picocli.CommandLine.Parameters;
                 + "message loss, duplication, delay, partitions, crashes, random draws) drawn from one seed, and "
                 + "write a trace in the same format as 'deploy'. The same seed and options give the same trace, byte for byte."},
         footer = {"", "Examples:",
-                "  deja simulate paxos --nodes 7 --bug latest-response --seed 22 --drop 0.3 --delay 1ms..100ms --out traces/sim",
-                "  deja simulate paxos --seed 3 --crash-rate 0.01 --partition 'n1,n2|n3,n4,n5@1s..3s' --out traces/part",
-                "  deja simulate --cluster cluster.json --classpath target/classes --seed 5 --drop 0.1 --out traces/sim"})
+                "  ./deja simulate paxos --nodes 7 --bug latest-response --seed 22 --drop 0.3 --delay 1ms..100ms \\",
+                "      --out traces/sim",
+                "  ./deja simulate paxos --seed 3 --crash-rate 0.01 --partition 'n1,n2|n3,n4,n5@1s..3s' \\",
+                "      --out traces/part",
+                "  ./deja simulate --cluster cluster.json --classpath target/classes --seed 5 --drop 0.1 \\",
+                "      --out traces/sim"})
 public final class SimulateCommand implements Callable<Integer> {
     @Parameters(paramLabel = "EXAMPLE", arity = "0..1", completionCandidates = DeployCommand.ExampleNames.class,
             description = "The example to simulate: ${COMPLETION-CANDIDATES} (see 'deja examples'); or give --cluster.")
@@ -95,6 +101,10 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--node-output", description = "Print the nodes' log lines, prefixed with virtual time.")
     boolean nodeOutput;
 
+    /** A summary of the run: what was simulated, the figures of the summary line, the command to reproduce it. */
+    @CommandLine.Mixin
+    JsonOutput json;
+
     @Option(names = "--schedule", paramLabel = "FILE",
             description = "Answer every choice from this schedule (written by 'deja explore') instead of the seed: the "
                     + "explored path again, as a trace. Give the same example or cluster options and --seed as the explore run.")
@@ -142,14 +152,63 @@ public final class SimulateCommand implements Callable<Integer> {
             options = options.withChoices(answers.replay(schedule.toString())).withExploration(answers.exploration())
                     .withObserver(answers.stopper(StepObserver.NONE));
         }
-        SimulationResult result = Simulator.run(settings, out, options);
-        System.out.printf("deja: simulated %s on %d nodes, seed %d: %d events (%d recorded) in %.1f s of virtual time, "
+        SimulationResult result;
+        try (Progress progress = Progress.start("simulate", limit.steps != null ? limit.steps : Progress.UNKNOWN_TOTAL,
+                "steps")) {
+            result = Simulator.run(settings, out, options.withChoices(new StepCounting(options.choices(), progress)));
+        }
+        PrintStream text = json.toStandardOutput() ? System.err : System.out;
+        text.printf("deja: simulated %s on %d nodes, seed %d: %d events (%d recorded) in %.1f s of virtual time, "
                         + "%d crashes, %d messages lost, %d duplicated; %s; %.2f s (%.0f events/s) into %s%n",
                 what, settings.nodes().size(), seed, result.steps(), result.entries(),
                 result.virtualMillis() / 1000.0, result.crashes(), result.dropped(), result.duplicated(),
                 ending(result.ending()), result.elapsed().toNanos() / 1e9, result.stepsPerSecond(), out);
-        System.out.println("deja: reproduce with: " + command.replace(" --force", ""));
-        return 0;
+        text.println("deja: reproduce with: " + command.replace(" --force", ""));
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("trace", out.toString());
+        summary.put("simulated", what);
+        summary.put("nodes", settings.nodes().size());
+        summary.put("seed", seed);
+        summary.put("steps", result.steps());
+        summary.put("entries", result.entries());
+        summary.put("virtualMillis", result.virtualMillis());
+        summary.put("crashes", result.crashes());
+        summary.put("dropped", result.dropped());
+        summary.put("duplicated", result.duplicated());
+        summary.put("ending", result.ending().name());
+        summary.put("seconds", result.elapsed().toNanos() / 1e9);
+        summary.put("command", command.replace(" --force", ""));
+        json.write(summary);
+        return ExitCodes.OK;
+    }
+
+    /** The run's choices, unchanged; the step numbers they carry move the progress on. */
+    private record StepCounting(ChoiceSource choices, Progress progress) implements ChoiceSource {
+        @Override
+        public int pick(ChoicePoint point, int options) {
+            if (point instanceof ChoicePoint.NextEvent next) {
+                progress.stepTo(next.step());
+            }
+            return choices.pick(point, options);
+        }
+
+        @Override
+        public boolean chance(ChoicePoint point, double probability) {
+            if (point instanceof ChoicePoint.Crash crash) {
+                progress.stepTo(crash.step());
+            }
+            return choices.chance(point, probability);
+        }
+
+        @Override
+        public long between(ChoicePoint point, long min, long max) {
+            return choices.between(point, min, max);
+        }
+
+        @Override
+        public long bits(ChoicePoint point) {
+            return choices.bits(point);
+        }
     }
 
     /** The settings a command's example or cluster options describe, and the run in words. */

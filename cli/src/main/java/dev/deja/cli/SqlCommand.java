@@ -1,9 +1,11 @@
 package dev.deja.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import dev.deja.check.store.CheckDatabaseException;
 import dev.deja.check.store.QueryResult;
+import dev.deja.text.TextTable;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,28 +28,45 @@ import picocli.CommandLine.Parameters;
                 "The first query after a check builds T, T_history and events from the stored steps (once; it says so).",
                 "A check stores only the steps, so that re-checking stays quick."},
         footer = {"", "Examples:",
-                "  deja sql traces/t \"SELECT * FROM Agent\"",
-                "  deja sql traces/t \"SELECT node, accepted_round FROM Agent_history WHERE valid_from <= 300 AND (valid_to IS NULL OR valid_to > 300)\"",
-                "  deja sql traces/t \"SELECT predicate, COUNT(*) FROM violations GROUP BY predicate\" --format csv"})
+                "  ./deja sql traces/t \"SELECT * FROM Agent\"",
+                "  ./deja sql traces/t \"SELECT node, accepted_round FROM Agent_history \\",
+                "      WHERE valid_from <= 300 AND (valid_to IS NULL OR valid_to > 300)\"",
+                "  ./deja sql traces/t \"SELECT predicate, COUNT(*) FROM violations GROUP BY predicate\" --csv",
+                "  ./deja sql traces/t \"SELECT position, predicate FROM violations\" --json"})
 public final class SqlCommand implements Callable<Integer> {
-    /** Output formats. */
-    enum Format { table, csv, json }
-
     @Parameters(index = "0", paramLabel = "TRACE", description = "The trace directory (checked at least once).")
     Path trace;
 
     @Parameters(index = "1", paramLabel = "QUERY", description = "One SELECT (or WITH, VALUES, SHOW, EXPLAIN) statement.")
     String query;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
-            description = "table, csv or json (default: ${DEFAULT-VALUE}).")
-    Format format;
+    /** The rows as JSON objects, numbers as numbers. */
+    @CommandLine.Mixin
+    JsonOutput json;
+
+    @Option(names = "--csv", description = "Print the rows as CSV (RFC 4180: a header line, quoted where needed).")
+    boolean csv;
+
+    /** The old {@code --format table|csv|json}, kept so existing scripts run. */
+    @Option(names = "--format", hidden = true, paramLabel = "FORMAT")
+    void format(String format) {
+        switch (format) {
+            case "table" -> csv = false;
+            case "csv" -> csv = true;
+            case "json" -> json.target = JsonOutput.STANDARD_OUTPUT;
+            default -> throw new CommandLine.ParameterException(spec.commandLine(), "Invalid value for option "
+                    + "'--format': '" + format + "' is not one of table, csv, json (use --csv or --json)");
+        }
+    }
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
+        if (csv && json.requested()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--csv and --json: choose one");
+        }
         PrintWriter err = spec.commandLine().getErr();
         QueryResult result;
         try {
@@ -56,66 +75,40 @@ public final class SqlCommand implements Callable<Integer> {
                 err.flush();
             });
         } catch (CheckDatabaseException e) {
-            err.println("deja sql: " + e.getMessage());
-            return 2;
+            throw new UsageException(e.getMessage(), e);
         }
-        switch (format) {
-            case table -> printTable(result);
-            case csv -> printCsv(result);
-            case json -> printJson(result);
+        if (json.requested()) {
+            List<Map<String, Object>> rows = new ArrayList<>();
+            for (List<Object> row : result.typedRows()) {
+                Map<String, Object> object = new LinkedHashMap<>();
+                for (int i = 0; i < row.size(); i++) {
+                    object.put(result.columns().get(i), row.get(i));
+                }
+                rows.add(object);
+            }
+            json.write(rows);
+        } else if (csv) {
+            printCsv(result);
+        } else {
+            printTable(result);
         }
-        return 0;
+        return ExitCodes.OK;
     }
 
     private static void printTable(QueryResult result) {
-        int[] widths = new int[result.columns().size()];
-        for (int i = 0; i < widths.length; i++) {
-            widths[i] = result.columns().get(i).length();
-            for (List<String> row : result.rows()) {
-                widths[i] = Math.max(widths[i], cell(row.get(i)).length());
-            }
+        TextTable table = TextTable.withColumns(result.columns());
+        for (List<Object> row : result.typedRows()) {
+            table.row(row.stream().map(cell -> cell == null ? "NULL" : cell).toList());
         }
-        System.out.println(line(result.columns(), widths));
-        for (List<String> row : result.rows()) {
-            List<String> cells = new ArrayList<>();
-            row.forEach(value -> cells.add(cell(value)));
-            System.out.println(line(cells, widths));
-        }
+        System.out.print(table.render());
         System.out.println("(" + result.rows().size() + (result.rows().size() == 1 ? " row)" : " rows)"));
     }
 
-    private static String cell(String value) {
-        return value == null ? "NULL" : value;
-    }
-
-    private static String line(List<String> cells, int[] widths) {
-        StringBuilder text = new StringBuilder();
-        for (int i = 0; i < cells.size(); i++) {
-            text.append(i == 0 ? "" : "  ").append(String.format("%-" + widths[i] + "s", cells.get(i)));
-        }
-        return text.toString().stripTrailing();
-    }
-
-    private static void printCsv(QueryResult result) {
-        System.out.println(String.join(",", result.columns().stream().map(SqlCommand::csv).toList()));
-        for (List<String> row : result.rows()) {
-            System.out.println(String.join(",", row.stream().map(v -> v == null ? "" : csv(v)).toList()));
-        }
-    }
-
-    private static String csv(String value) {
-        return value.matches("[^,\"\\r\\n]*") ? value : "\"" + value.replace("\"", "\"\"") + "\"";
-    }
-
-    private static void printJson(QueryResult result) throws Exception {
-        List<Map<String, String>> rows = new ArrayList<>();
-        for (List<String> row : result.rows()) {
-            Map<String, String> object = new LinkedHashMap<>();
-            for (int i = 0; i < row.size(); i++) {
-                object.put(result.columns().get(i), row.get(i));
-            }
-            rows.add(object);
-        }
-        System.out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(rows));
+    private static void printCsv(QueryResult result) throws IOException {
+        CsvSchema.Builder schema = CsvSchema.builder().setUseHeader(true);
+        result.columns().forEach(schema::addColumn);
+        // A SQL NULL is an empty field, as before; every other value as the database wrote it.
+        System.out.print(new CsvMapper().writer(schema.build()).writeValueAsString(result.rows()));
+        System.out.flush();
     }
 }

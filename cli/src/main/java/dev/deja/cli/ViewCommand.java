@@ -4,6 +4,7 @@ import dev.deja.check.Violation;
 import dev.deja.check.store.CheckDatabaseException;
 import dev.deja.check.store.H2StateHistory;
 import dev.deja.node.NodeId;
+import dev.deja.view.DisplayUnavailableException;
 import dev.deja.view.EventFilter;
 import dev.deja.view.PictureSettings;
 import dev.deja.check.Threshold;
@@ -34,10 +35,10 @@ import picocli.CommandLine.Parameters;
                         + "and its node's state after it (replayed), step along the node, the trace or the message, "
                         + "show its happens-before cone, filter."},
         footer = {"", "Examples:",
-                "  deja view traces/paxos --report report.json --at 3231",
-                "  deja view traces/paxos --png paxos.png --from 3170 --to 3250 --report report.json",
-                "  deja view traces/lock --png stripe.png --report lock.json --threshold enough_time=5",
-                "  deja view traces/paxos --png begins.png --type Begin --node n1 --node n2"})
+                "  ./deja view traces/paxos --report report.json --at 3231",
+                "  ./deja view traces/paxos --png paxos.png --from 3170 --to 3250 --report report.json",
+                "  ./deja view traces/lock --png stripe.png --report lock.json --threshold enough_time=5",
+                "  ./deja view traces/paxos --png begins.png --type Begin --node n1 --node n2"})
 public final class ViewCommand implements Callable<Integer> {
     /** Positions shown around --at in a picture when no range is given. */
     private static final int BEFORE_AT = 100;
@@ -46,7 +47,8 @@ public final class ViewCommand implements Callable<Integer> {
     @Parameters(paramLabel = "TRACE", description = "The trace directory.")
     Path trace;
 
-    @Option(names = "--png", paramLabel = "FILE", description = "Write the graph to this PNG file instead of opening a window.")
+    @Option(names = {"--png", "--out"}, paramLabel = "FILE",
+            description = "Write the graph to this PNG file instead of opening a window (no display needed).")
     Path png;
 
     @Option(names = "--from", paramLabel = "POS", description = "First position in the picture (default: the start, or --at minus 100).")
@@ -96,8 +98,16 @@ public final class ViewCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<Threshold> parsedThresholds = thresholds.stream().map(Threshold::parse).toList();
         if (png == null && !Viewer.displayAvailable()) {
-            throw new IllegalArgumentException("no display to open a window on (DISPLAY is not set); write a picture "
-                    + "instead with --png FILE");
+            throw new IllegalArgumentException("cannot open a window: no display (DISPLAY is not set); "
+                    + Viewer.windowRequirement() + "; or write a picture instead with --png FILE");
+        }
+        if (png == null) {
+            try {
+                Viewer.startDisplay(); // before reading the trace: a machine without a toolkit is told at once
+            } catch (DisplayUnavailableException e) {
+                err.println("deja view: " + e.getMessage() + "; or write a picture instead with --png FILE");
+                return ExitCodes.USAGE;
+            }
         }
         long start = System.nanoTime();
         TraceModel model = TraceModel.open(trace);

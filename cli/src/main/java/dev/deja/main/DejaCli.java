@@ -8,15 +8,15 @@ import dev.deja.cli.DumpCommand;
 import dev.deja.cli.ExamplesCommand;
 import dev.deja.cli.ExploreCommand;
 import dev.deja.cli.ExportCommand;
+import dev.deja.cli.HelpCommand;
 import dev.deja.cli.NewCommand;
 import dev.deja.cli.NodeCommand;
 import dev.deja.cli.ReplayCommand;
 import dev.deja.cli.SimulateCommand;
 import dev.deja.cli.SqlCommand;
 import dev.deja.cli.ViewCommand;
+import dev.deja.cli.CommandLines;
 import dev.deja.cli.WhyCommand;
-import dev.deja.trace.TraceFormatException;
-import java.io.UncheckedIOException;
 import java.util.ServiceLoader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -41,7 +41,7 @@ import picocli.CommandLine.Command;
                 ExportCommand.class,
                 NodeCommand.class,
                 ExamplesCommand.class,
-                NewCommand.class, CommandLine.HelpCommand.class})
+                NewCommand.class, HelpCommand.class})
 public final class DejaCli implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -56,29 +56,42 @@ public final class DejaCli implements Runnable {
         for (ContributedCommand command : ServiceLoader.load(ContributedCommand.class, DejaCli.class.getClassLoader())) {
             commandLine.addSubcommand(command);
         }
-        commandLine.setExecutionExceptionHandler((exception, line, parseResult) -> {
-            boolean expected = exception instanceof TraceFormatException || exception instanceof IllegalArgumentException
-                    || exception instanceof UncheckedIOException || exception instanceof java.io.IOException;
-            line.getErr().println("deja " + line.getCommandName() + ": " + exception.getMessage());
-            if (!expected || System.getenv("DEJA_DEBUG") != null) {
-                exception.printStackTrace(line.getErr());
-            }
-            return expected ? 1 : 70;
-        });
-        return commandLine;
+        return CommandLines.configure(commandLine);
     }
 
+    /** {@code deja} alone is a usage error: it names the commands and exits 2. */
     @Override
     public void run() {
-        spec.commandLine().usage(System.out);
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is needed: "
+                + String.join(", ", spec.subcommands().keySet().stream().filter(name -> !name.equals("help")).toList()));
     }
 
-    /** The version from the jar manifest, or the development version. */
+    /** The version and commit the build wrote into {@code version.properties}. */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
-        public String[] getVersion() {
-            String version = DejaCli.class.getPackage().getImplementationVersion();
-            return new String[] {"deja " + (version == null ? "development build" : version)};
+        public String[] getVersion() throws java.io.IOException {
+            java.util.Properties properties = new java.util.Properties();
+            try (var in = DejaCli.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    properties.load(in);
+                }
+            }
+            String version = known(properties.getProperty("version"));
+            String commit = known(properties.getProperty("commit"));
+            String line = "deja " + (version == null ? "(version unknown)" : version);
+            if (commit == null) {
+                line += " (commit unknown: built outside a git clone)";
+            } else {
+                String date = known(properties.getProperty("commitDate"));
+                line += " (commit " + commit + (date == null ? "" : " of " + date) + ")";
+            }
+            return new String[] {line, "java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name")
+                    + ", " + System.getProperty("java.home") + ")"};
+        }
+
+        /** The value, or null when the build left the placeholder or nothing. */
+        private static String known(String value) {
+            return value == null || value.isBlank() || value.startsWith("${") ? null : value.strip();
         }
     }
 }

@@ -86,7 +86,7 @@ class DumpCommandIT {
             raf.write(b ^ 0x40);
         }
         CliRun.Output output = CliRun.run("dump", trace.toString());
-        assertThat(output.status()).isEqualTo(1);
+        assertThat(output.status()).isEqualTo(ExitCodes.USAGE);
         assertThat(output.err()).startsWith("deja dump: " + file + ": node n1, entry 1 (incarnation 1), byte offset "
                 + offset + ": corrupted entry: checksum mismatch").doesNotContain("\tat ");
         assertThat(output.out()).contains("seq 0 ").doesNotContain("seq 1 ");
@@ -96,7 +96,7 @@ class DumpCommandIT {
     void dump_ofAMissingNode_namesTheRecordedNodes() {
         writeTrace();
         CliRun.Output output = CliRun.run("dump", trace.toString(), "--node", "n9");
-        assertThat(output.status()).isEqualTo(1);
+        assertThat(output.status()).isEqualTo(ExitCodes.USAGE);
         assertThat(output.err()).contains("no log of node n9 (recorded nodes: n1)");
     }
 }

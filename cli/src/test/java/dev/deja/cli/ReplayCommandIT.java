@@ -150,7 +150,7 @@ class ReplayCommandIT {
     @Test
     void replay_withoutTheUsersClasspath_saysWhichClassIsMissing() {
         CliRun.Output output = CliRun.run("replay", trace.toString());
-        assertThat(output.status()).isEqualTo(1);
+        assertThat(output.status()).isEqualTo(ExitCodes.USAGE);
         assertThat(output.err()).startsWith("deja replay: ").contains("node t1", NODE_CLASS, "classpath")
                 .doesNotContain("\tat ");
     }
@@ -158,7 +158,7 @@ class ReplayCommandIT {
     @Test
     void replay_withAMissingClasspathEntry_refusesNamingIt() {
         CliRun.Output output = CliRun.run("replay", trace.toString(), "--classpath", work.resolve("nope.jar").toString());
-        assertThat(output.status()).isEqualTo(1);
+        assertThat(output.status()).isEqualTo(ExitCodes.USAGE);
         assertThat(output.err()).isEqualTo("deja replay: --classpath: " + work.resolve("nope.jar") + " does not exist"
                 + System.lineSeparator());
     }

@@ -91,7 +91,7 @@ class SimulateCommandIT {
         Path trace = temporary.resolve("t");
         assertThat(CliRun.run("simulate", "paxos", "--nodes", "3", "--out", trace.toString()).status()).isZero();
         CliRun.Output again = CliRun.run("simulate", "paxos", "--nodes", "3", "--out", trace.toString());
-        assertThat(again.status()).isEqualTo(1);
+        assertThat(again.status()).isEqualTo(ExitCodes.USAGE);
         assertThat(again.err()).contains("already holds files; choose a new directory or add --force");
         assertThat(CliRun.run("simulate", "paxos", "--nodes", "3", "--seed", "2", "--force", "--out", trace.toString())
                 .status()).isZero();

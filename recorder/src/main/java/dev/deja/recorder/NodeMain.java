@@ -46,11 +46,15 @@ public final class NodeMain {
             run(cluster, node, storage, workloadStart);
         } catch (IllegalArgumentException e) { // a bad cluster file or node class: one line, not a stack trace
             System.err.println("deja node " + node + ": " + e.getMessage());
-            System.exit(1);
+            System.exit(2); // a usage or input error, as in every deja command
         }
     }
 
-    private static void run(Path cluster, NodeId node, Path storage, Path workloadStart) throws Exception {
+    /**
+     * Runs {@code node} of the cluster file until the process ends (the {@code deja node} command calls this).
+     * A bad cluster file or node class throws {@link IllegalArgumentException}.
+     */
+    public static void run(Path cluster, NodeId node, Path storage, Path workloadStart) throws Exception {
         ClusterSpec spec = ClusterSpec.read(cluster);
         Path storageDirectory = storage != null ? storage : Path.of("storage", node.value());
         Optional<Path> record = Recording.traceDirectory();

@@ -11,6 +11,7 @@ public final class QuietLogging {
     public static final String ENABLE = "DEJA_NODE_LOGGING";
 
     private static final String PROVIDER = "slf4j.provider";
+    private static final String VERBOSITY = "slf4j.internal.verbosity";
     private static final String SIMPLE_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
 
     private QuietLogging() {
@@ -23,8 +24,13 @@ public final class QuietLogging {
         }
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         boolean hasBackend = loader != null && loader.getResource("META-INF/services/org.slf4j.spi.SLF4JServiceProvider") != null;
-        if (!hasBackend && loader != null && loader.getResource("org/slf4j/helpers/NOPServiceProvider.class") != null) {
-            System.setProperty(PROVIDER, "org.slf4j.helpers.NOPServiceProvider"); // no backend: no warning either
+        if (!hasBackend && loader != null
+                && loader.getResource("org/slf4j/helpers/NOP_FallbackServiceProvider.class") != null) {
+            // No backend: SLF4J's own no-op one, named so that SLF4J neither warns nor says which it loaded.
+            System.setProperty(PROVIDER, "org.slf4j.helpers.NOP_FallbackServiceProvider");
+            if (System.getProperty(VERBOSITY) == null) {
+                System.setProperty(VERBOSITY, "WARN");
+            }
         }
         if (System.getProperty(SIMPLE_LEVEL) == null && loader != null
                 && loader.getResource("simplelogger.properties") == null) {

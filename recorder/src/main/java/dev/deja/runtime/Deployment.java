@@ -88,7 +88,12 @@ public final class Deployment {
     public record Result(Duration elapsed, boolean driverFinished, List<TraceSummary.LauncherEvent> events) {
     }
 
-    private static final Duration NODE_START_TIMEOUT = Duration.ofSeconds(60);
+    /** The least time the nodes get to start, on an idle machine with few nodes. */
+    private static final Duration MINIMUM_START_TIMEOUT = Duration.ofSeconds(60);
+    /** Start-up time allowed per node per fully used core: a node JVM needs a few seconds of CPU to listen. */
+    private static final Duration START_TIME_PER_NODE = Duration.ofSeconds(10);
+    /** The most a scaled limit grows to; a longer wait is better spent elsewhere (the demo simulates instead). */
+    private static final Duration MAXIMUM_START_TIMEOUT = Duration.ofMinutes(10);
 
     private final Plan plan;
     private final PrintStream progress;
@@ -99,10 +104,39 @@ public final class Deployment {
     private long startMillis;
     private long runStartNanos;
     private LiveNode driver;
+    private Duration startTimeout;
 
     public Deployment(Plan plan, PrintStream progress) {
         this.plan = plan;
         this.progress = progress;
+        this.startTimeout = startTimeoutFor(plan.cluster().nodes().size());
+    }
+
+    /**
+     * How long {@code nodes} node processes get, all together, to listen, scaled to this machine: 10 s per node for
+     * every time the load average exceeds the cores (JVMs starting at once share the CPU with everything else), at
+     * least 60 s and at most 10 minutes.
+     */
+    public static Duration startTimeoutFor(int nodes) {
+        int cores = Runtime.getRuntime().availableProcessors();
+        double load = Math.max(0, ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        double busy = Math.max(1.0, (load + nodes) / cores);
+        long millis = Math.round(nodes * START_TIME_PER_NODE.toMillis() * busy);
+        return Duration.ofMillis(Math.clamp(millis, MINIMUM_START_TIMEOUT.toMillis(), MAXIMUM_START_TIMEOUT.toMillis()));
+    }
+
+    /** Sets how long the nodes get, all together, to start listening (default: {@link #startTimeoutFor}). */
+    public Deployment startTimeout(Duration timeout) {
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("the start-up time limit must be positive, was " + timeout);
+        }
+        this.startTimeout = timeout;
+        return this;
+    }
+
+    /** How long the nodes get, all together, to start listening. */
+    public Duration startTimeout() {
+        return startTimeout;
     }
 
     /** Runs the deployment to its end; node processes are always stopped, even on failure. */
@@ -138,8 +172,10 @@ public final class Deployment {
             for (NodeId node : plan.cluster().nodes().keySet()) {
                 launch(node, clusterFile);
             }
+            // One deadline for all: the nodes start in parallel, so the last one may need the whole time.
+            long deadline = System.nanoTime() + startTimeout.toNanos();
             for (NodeId node : plan.cluster().nodes().keySet()) {
-                awaitListening(node);
+                awaitListening(node, deadline);
             }
             progress.println("deja: " + processes.size() + " nodes up on loopback"
                     + plan.traceDirectory().map(t -> ", recording to " + t).orElse(""));
@@ -251,7 +287,7 @@ public final class Deployment {
                     return;
                 }
                 launch(action.node(), clusterFile);
-                awaitListening(action.node());
+                awaitListening(action.node(), System.nanoTime() + startTimeout.toNanos());
                 progress.println("deja: restarted " + action.node() + " at " + atMillis + " ms");
                 events.add(new TraceSummary.LauncherEvent(atMillis, "restart", action.node().value(), "new incarnation"));
             }
@@ -301,14 +337,13 @@ public final class Deployment {
         return flags;
     }
 
-    private void awaitListening(NodeId node) throws IOException, InterruptedException {
+    private void awaitListening(NodeId node, long deadline) throws IOException, InterruptedException {
         InetSocketAddress address = plan.cluster().member(node).socketAddress();
-        long deadline = System.nanoTime() + NODE_START_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             Process process = processes.get(node);
             if (process != null && !process.isAlive()) {
-                throw new IOException("node " + node + " exited with status " + process.exitValue()
-                        + " during start-up; see " + plan.workDirectory().resolve(node.value() + ".log"));
+                throw new StartFailure(node, "node " + node + " exited with status " + process.exitValue()
+                        + " during start-up" + outputOf(node));
             }
             try (Socket probe = new Socket()) {
                 probe.connect(address, 200);
@@ -317,8 +352,47 @@ public final class Deployment {
                 Thread.sleep(50);
             }
         }
-        throw new IOException("node " + node + " did not listen on " + address + " within "
-                + NODE_START_TIMEOUT.toSeconds() + " s; see " + plan.workDirectory().resolve(node.value() + ".log"));
+        Process process = processes.get(node);
+        String limit = startTimeout.toMillis() < 10_000 ? startTimeout.toMillis() + " ms" : startTimeout.toSeconds() + " s";
+        throw new StartFailure(node, "node " + node + " did not listen on " + address + " within " + limit + " (" + plan.cluster().nodes().size() + " node JVMs starting on "
+                + Runtime.getRuntime().availableProcessors() + " cores at load average " + String.format(java.util.Locale.ROOT,
+                "%.1f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()) + "; its process "
+                + (process != null && process.isAlive() ? "was still starting" : "had ended") + "; a longer limit: "
+                + "--start-timeout)" + outputOf(node));
+    }
+
+    /** The last lines the node printed, and where its whole output is, for a start-up failure's message. */
+    private String outputOf(NodeId node) {
+        Path log = plan.workDirectory().resolve(node.value() + ".log");
+        List<String> lines;
+        try {
+            lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            lines = List.of();
+        }
+        lines = lines.stream().filter(line -> !line.isBlank()).toList();
+        if (lines.isEmpty()) {
+            return "; it printed nothing (" + log + " is empty: the JVM had not got as far as its first line)";
+        }
+        List<String> last = lines.subList(Math.max(0, lines.size() - 3), lines.size()).stream().map(String::strip).toList();
+        return "; its last output (" + log + "): " + String.join(" | ", last);
+    }
+
+    /** A node process that did not come up: exited, or did not listen within the start-up limit. */
+    public static final class StartFailure extends IOException {
+        @java.io.Serial
+        private static final long serialVersionUID = 1L;
+        private final transient NodeId node;
+
+        StartFailure(NodeId node, String message) {
+            super(message);
+            this.node = node;
+        }
+
+        /** The node that did not come up. */
+        public NodeId node() {
+            return node;
+        }
     }
 
     private void checkNodesAlive() throws IOException {

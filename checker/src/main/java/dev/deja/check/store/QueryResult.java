@@ -16,12 +16,64 @@ import org.h2.util.ScriptReader;
  *
  * @param columns column labels, lower case
  * @param rows    cells; a SQL NULL is {@code null}
+ * @param kinds   what each column holds, so that machine-readable output can keep numbers numbers
  */
-public record QueryResult(List<String> columns, List<List<String>> rows) {
+public record QueryResult(List<String> columns, List<List<String>> rows, List<Kind> kinds) {
+    /** What a column holds. */
+    public enum Kind { INTEGER, DECIMAL, BOOLEAN, TEXT }
 
     public QueryResult {
         columns = List.copyOf(columns);
         rows = List.copyOf(rows);
+        kinds = List.copyOf(kinds);
+        if (kinds.size() != columns.size()) {
+            throw new IllegalArgumentException(kinds.size() + " column kinds for " + columns.size() + " columns");
+        }
+    }
+
+    /** A result whose columns all hold text. */
+    public QueryResult(List<String> columns, List<List<String>> rows) {
+        this(columns, rows, java.util.Collections.nCopies(columns.size(), Kind.TEXT));
+    }
+
+    /** The rows with each cell as its column's kind: {@link Long} or {@link java.math.BigDecimal}, Boolean, String. */
+    public List<List<Object>> typedRows() {
+        List<List<Object>> typed = new ArrayList<>(rows.size());
+        for (List<String> row : rows) {
+            List<Object> cells = new ArrayList<>(row.size());
+            for (int i = 0; i < row.size(); i++) {
+                cells.add(typed(row.get(i), kinds.get(i)));
+            }
+            typed.add(java.util.Collections.unmodifiableList(cells));
+        }
+        return typed;
+    }
+
+    private static Object typed(String cell, Kind kind) {
+        if (cell == null) {
+            return null;
+        }
+        try {
+            return switch (kind) {
+                case INTEGER -> new java.math.BigInteger(cell).bitLength() < 64 ? (Object) Long.parseLong(cell)
+                        : new java.math.BigInteger(cell);
+                case DECIMAL -> new java.math.BigDecimal(cell);
+                case BOOLEAN -> Boolean.parseBoolean(cell);
+                case TEXT -> cell;
+            };
+        } catch (NumberFormatException e) {
+            return cell; // e.g. a DOUBLE's "Infinity" or "NaN": kept as the database wrote it
+        }
+    }
+
+    private static Kind kindOf(int sqlType) {
+        return switch (sqlType) {
+            case java.sql.Types.TINYINT, java.sql.Types.SMALLINT, java.sql.Types.INTEGER, java.sql.Types.BIGINT -> Kind.INTEGER;
+            case java.sql.Types.DECIMAL, java.sql.Types.NUMERIC, java.sql.Types.REAL, java.sql.Types.FLOAT,
+                 java.sql.Types.DOUBLE -> Kind.DECIMAL;
+            case java.sql.Types.BOOLEAN, java.sql.Types.BIT -> Kind.BOOLEAN;
+            default -> Kind.TEXT;
+        };
     }
 
     /**
@@ -44,8 +96,10 @@ public record QueryResult(List<String> columns, List<List<String>> rows) {
             try (Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(sql)) {
                 ResultSetMetaData meta = result.getMetaData();
                 List<String> columns = new ArrayList<>();
+                List<Kind> kinds = new ArrayList<>();
                 for (int i = 1; i <= meta.getColumnCount(); i++) {
                     columns.add(meta.getColumnLabel(i).toLowerCase(Locale.ROOT));
+                    kinds.add(kindOf(meta.getColumnType(i)));
                 }
                 List<List<String>> rows = new ArrayList<>();
                 while (result.next()) {
@@ -55,7 +109,7 @@ public record QueryResult(List<String> columns, List<List<String>> rows) {
                     }
                     rows.add(java.util.Collections.unmodifiableList(row));
                 }
-                return new QueryResult(columns, rows);
+                return new QueryResult(columns, rows, kinds);
             } catch (SQLException e) {
                 throw new CheckDatabaseException(explain(e, connection), e);
             }

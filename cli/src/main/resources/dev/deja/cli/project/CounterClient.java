@@ -6,15 +6,15 @@ import dev.deja.node.TimerId;
 import dev.deja.runtime.WorkloadDriver;
 import java.time.Duration;
 
-/** The workload: sends {@value #OPERATIONS} operations, one every 20 ms, each to a node chosen at random. */
+/** The workload: sends {@value #OPERATIONS} operations, one every 50 ms, each to a node chosen at random. */
 public final class CounterClient implements WorkloadDriver {
-    static final int OPERATIONS = 50;
+    static final int OPERATIONS = 100;
     private long sent;
     private volatile boolean finished;
 
     @Override
     public void onStart(Env env) {
-        env.setTimer(Duration.ofMillis(20), "next");
+        env.setTimer(Duration.ofMillis(50), "next");
     }
 
     @Override
@@ -26,7 +26,7 @@ public final class CounterClient implements WorkloadDriver {
         NodeId to = env.peers().get(env.random().nextInt(env.peers().size()));
         env.send(to, new Add(++sent));
         if (sent < OPERATIONS) {
-            env.setTimer(Duration.ofMillis(20), "next");
+            env.setTimer(Duration.ofMillis(50), "next");
         } else {
             finished = true;
         }

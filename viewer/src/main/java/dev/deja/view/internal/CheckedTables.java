@@ -60,4 +60,38 @@ final class CheckedTables {
         }
         return new ObjectTree(node.value(), "tables", "tables", tables);
     }
+
+    /**
+     * Every node's rows of every table right after the event at {@code position}: table, node, row by oid, so a
+     * predicate over all nodes (a global one) can be seen at once.
+     */
+    ObjectTree allRowsAt(List<NodeId> nodes, long position) {
+        List<ObjectTree> tables = new ArrayList<>();
+        try (CheckedHistory history = H2StateHistory.openForQueries(trace).orElseThrow(() ->
+                new IllegalStateException("the check database of " + trace + " is gone"))) {
+            for (TableSchema schema : schemas) {
+                List<ObjectTree> byNode = new ArrayList<>();
+                int count = 0;
+                for (NodeId node : nodes) {
+                    List<ObjectTree> rows = new ArrayList<>();
+                    for (CheckedHistory.Row row : history.rowsAt(schema, node, position)) {
+                        List<ObjectTree> columns = new ArrayList<>();
+                        for (int i = 0; i < schema.columns().size(); i++) {
+                            String value = row.values().get(i);
+                            columns.add(ObjectTree.leaf(schema.columns().get(i), "", value == null ? "None" : value));
+                        }
+                        rows.add(new ObjectTree("oid " + row.oid(), schema.name(), schema.name(), columns));
+                    }
+                    if (!rows.isEmpty()) {
+                        byNode.add(new ObjectTree(node.value(), "node", rows.size() + (rows.size() == 1 ? " row" : " rows"),
+                                rows));
+                        count += rows.size();
+                    }
+                }
+                tables.add(new ObjectTree(schema.name(), "table", count + (count == 1 ? " row" : " rows") + " on "
+                        + byNode.size() + (byNode.size() == 1 ? " node" : " nodes"), byNode));
+            }
+        }
+        return new ObjectTree("all nodes", "tables", "tables", tables);
+    }
 }

@@ -1,0 +1,181 @@
+package dev.deja.cli;
+
+import java.io.Console;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBarStyle;
+
+/**
+ * The progress of a long step, on standard error, the same in every command. On a terminal: a bar with the count,
+ * the total where known, throughput and ETA, redrawn in place. Otherwise (a log, a pipe, CI): the same figures as
+ * a plain line, first after {@link #QUIET_START} and then every {@link #PLAIN_INTERVAL}, so a short step prints
+ * nothing and a long one shows it is alive.
+ *
+ * <p>Thread-safe: {@link #stepTo} and {@link #stepBy} may be called from any thread, as often as every event (the
+ * bar only counts; drawing happens on the library's own thread). Close it when the step ends; closing prints the
+ * final figures once if anything was printed before.
+ *
+ * <p>{@code DEJA_PROGRESS=plain} forces plain lines, {@code DEJA_PROGRESS=off} silences progress.
+ */
+public final class Progress implements AutoCloseable {
+    /** A step shorter than this prints no plain line. */
+    static final Duration QUIET_START = Duration.ofSeconds(2);
+    /** Plain lines come this often. */
+    static final Duration PLAIN_INTERVAL = Duration.ofSeconds(10);
+    /** The total when it is not known: the bar shows the count and throughput only. */
+    public static final long UNKNOWN_TOTAL = -1;
+
+    private static final Progress NONE = new Progress(null);
+
+    private final ProgressBar bar;
+
+    private Progress(ProgressBar bar) {
+        this.bar = bar;
+    }
+
+    /** How progress is shown. */
+    enum Mode { BAR, PLAIN, OFF }
+
+    /**
+     * Starts showing the progress of {@code task} ("check", "replay") counting {@code unit}s ("events") up to
+     * {@code total} ({@link #UNKNOWN_TOTAL} if not known).
+     */
+    public static Progress start(String task, long total, String unit) {
+        return start(task, total, unit, mode(), System.err);
+    }
+
+    /** A progress that shows nothing, for callers that need one. */
+    public static Progress none() {
+        return NONE;
+    }
+
+    static Progress start(String task, long total, String unit, Mode mode, PrintStream err) {
+        if (mode == Mode.OFF) {
+            return NONE;
+        }
+        ProgressBarConsumer consumer;
+        int intervalMillis;
+        if (mode == Mode.BAR) {
+            consumer = new ConsoleProgressBarConsumer(err);
+            intervalMillis = 200;
+        } else {
+            consumer = new PlainLines(err::println, System::nanoTime);
+            intervalMillis = 1_000;
+        }
+        ProgressBarBuilder builder = new ProgressBarBuilder().setTaskName(task).setInitialMax(total)
+                .setStyle(ProgressBarStyle.ASCII).setUnit(" " + unit, 1).showSpeed().setUpdateIntervalMillis(intervalMillis)
+                .setConsumer(consumer);
+        if (mode == Mode.BAR) {
+            builder.continuousUpdate();
+        }
+        return new Progress(builder.build());
+    }
+
+    static Mode mode() {
+        String forced = System.getenv("DEJA_PROGRESS");
+        if ("off".equalsIgnoreCase(forced)) {
+            return Mode.OFF;
+        }
+        if ("plain".equalsIgnoreCase(forced)) {
+            return Mode.PLAIN;
+        }
+        Console console = System.console();
+        return console != null && console.isTerminal() ? Mode.BAR : Mode.PLAIN;
+    }
+
+    /** Sets the count done so far. */
+    public Progress stepTo(long done) {
+        if (bar != null) {
+            bar.stepTo(done);
+        }
+        return this;
+    }
+
+    /** Adds {@code count} to the count done. */
+    public Progress stepBy(long count) {
+        if (bar != null) {
+            bar.stepBy(count);
+        }
+        return this;
+    }
+
+    /** Sets or corrects the total. */
+    public Progress total(long total) {
+        if (bar != null) {
+            bar.maxHint(total);
+        }
+        return this;
+    }
+
+    /** A short note after the figures, e.g. the current node or phase. */
+    public Progress note(String message) {
+        if (bar != null) {
+            bar.setExtraMessage(message);
+        }
+        return this;
+    }
+
+    @Override
+    public void close() {
+        if (bar != null) {
+            bar.close();
+        }
+    }
+
+    /**
+     * Passes the bar's text on as a line, but only from {@link #QUIET_START} after the start and then once every
+     * {@link #PLAIN_INTERVAL}; the library's final rendering on close is passed on if a line was printed before.
+     */
+    static final class PlainLines implements ProgressBarConsumer {
+        private final Consumer<String> lines;
+        private final LongSupplier nanoClock;
+        private final long startNanos;
+        private long lastPrintedNanos = Long.MIN_VALUE;
+        private String latest;
+        private boolean latestPrinted;
+
+        PlainLines(Consumer<String> lines, LongSupplier nanoClock) {
+            this.lines = lines;
+            this.nanoClock = nanoClock;
+            this.startNanos = nanoClock.getAsLong();
+        }
+
+        @Override
+        public synchronized void accept(String rendered) {
+            String line = rendered.strip();
+            if (line.isEmpty() || line.equals(latest)) {
+                return;
+            }
+            long now = nanoClock.getAsLong();
+            boolean first = lastPrintedNanos == Long.MIN_VALUE;
+            boolean due = first ? now - startNanos >= QUIET_START.toNanos()
+                    : now - lastPrintedNanos >= PLAIN_INTERVAL.toNanos();
+            latest = line;
+            latestPrinted = false;
+            if (due) {
+                lines.accept(line);
+                lastPrintedNanos = now;
+                latestPrinted = true;
+            }
+        }
+
+        @Override
+        public int getMaxRenderedLength() {
+            return 160;
+        }
+
+        @Override
+        public synchronized void close() {
+            if (lastPrintedNanos != Long.MIN_VALUE && !latestPrinted && latest != null) {
+                lines.accept(latest);
+                latestPrinted = true;
+            }
+        }
+    }
+}

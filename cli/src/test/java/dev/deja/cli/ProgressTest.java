@@ -1,0 +1,66 @@
+package dev.deja.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class ProgressTest {
+    private final AtomicLong nanos = new AtomicLong();
+    private final List<String> lines = new ArrayList<>();
+    private final Progress.PlainLines plain = new Progress.PlainLines(lines::add, nanos::get);
+
+    private void at(long seconds, String rendered) {
+        nanos.set(TimeUnit.SECONDS.toNanos(seconds));
+        plain.accept(rendered);
+    }
+
+    @Test
+    void plainLines_ofAShortStep_printNothing() {
+        at(0, "check 0%");
+        at(1, "check 100%");
+        plain.close();
+
+        assertThat(lines).isEmpty();
+    }
+
+    @Test
+    void plainLines_ofALongStep_printAfterTheQuietStart_thenEveryInterval_andTheLastOnClose() {
+        at(1, "check 10%");
+        at(2, "check 20%");
+        at(5, "check 30%");
+        at(12, "check 60%");
+        at(13, "check 70%");
+        plain.close();
+
+        assertThat(lines).containsExactly("check 20%", "check 60%", "check 70%");
+    }
+
+    @Test
+    void start_inPlainMode_ofAQuickStep_printsNothing() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try (Progress progress = Progress.start("test", 10, "events", Progress.Mode.PLAIN,
+                new PrintStream(err, true, StandardCharsets.UTF_8))) {
+            progress.stepTo(10);
+        }
+
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEmpty();
+    }
+
+    @Test
+    void start_inBarMode_showsCountTotalAndUnit() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try (Progress progress = Progress.start("test", 10, "events", Progress.Mode.BAR,
+                new PrintStream(err, true, StandardCharsets.UTF_8))) {
+            progress.stepTo(7);
+        }
+
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("test", "7/10 events");
+    }
+}
