@@ -84,6 +84,9 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--classpath", paramLabel = "JARS", description = UserClasspath.DESCRIPTION)
     String classpath;
 
+    @CommandLine.Mixin
+    NoDaemonOption noDaemon;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
