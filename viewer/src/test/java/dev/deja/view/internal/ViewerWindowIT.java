@@ -281,6 +281,17 @@ class ViewerWindowIT {
                 + acceptedRoundAfter.get(begin));
     }
 
+    /** The accepted round of the node on {@code lane} after its last handler call at or before {@code position}. */
+    private static long acceptedRoundAt(int lane, int position) {
+        long round = -1;
+        for (int at = 0; at <= position; at++) {
+            if (model.laneOf(at) == lane && acceptedRoundAfter.containsKey(at)) {
+                round = acceptedRoundAfter.get(at);
+            }
+        }
+        return round;
+    }
+
     /**
      * Writes a check history for {@code node}'s accepted round, as {@code deja check} would store it, with the
      * values the replayed nodes had at every handler call (without running Python).
@@ -445,10 +456,14 @@ class ViewerWindowIT {
         robot.clickOn("#tables-all");
         waitFor("every node's rows", () -> window.tablesStatusText().startsWith("every node's rows after position " + begin));
         List<String> lines = on(window::tableLines);
-        for (NodeId node : model.nodes()) {
-            assertThat(lines).as("rows of " + node).anySatisfy(line -> assertThat(line).startsWith("    " + node + " = "));
-        }
         assertThat(lines.getFirst()).isEqualTo("all nodes = tables");
+        assertThat(lines.get(1)).isEqualTo("  Agent = " + NODES + " rows on " + NODES + " nodes");
+        for (NodeId node : model.nodes()) {
+            // The node's last handler call at or before the Begin holds its accepted round then.
+            long round = acceptedRoundAt(model.lane(node), begin);
+            assertThat(lines).as("the row of " + node).anySatisfy(line -> assertThat(line)
+                    .matches("    (. )?" + node + " · oid 1 = (accepted_round=\\d+ → )?accepted_round=" + round));
+        }
     }
 
     @Test
