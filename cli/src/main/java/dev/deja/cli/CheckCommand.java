@@ -84,6 +84,9 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--classpath", paramLabel = "JARS", description = UserClasspath.DESCRIPTION)
     String classpath;
 
+    @CommandLine.Mixin
+    NoDaemonOption noDaemon;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -243,7 +246,7 @@ public final class CheckCommand implements Callable<Integer> {
         long failing = report.counted();
         String screened = report.screenedOut() == 0 ? "" : String.format(Locale.ROOT, " (%d screened out below %s)",
                 report.screenedOut(), String.join(", ", report.thresholds()));
-        out.printf(Locale.ROOT, "checked %d events: %s%s%n", report.eventsChecked(),
+        out.printf(Locale.ROOT, "checked %d handler calls: %s%s%n", report.eventsChecked(),
                 failing == 0 ? "no violations" : failing + (failing == 1 ? " violation" : " violations"), screened);
         out.flush();
     }

@@ -18,7 +18,7 @@ import picocli.CommandLine.Parameters;
                 + "file, a predicate script and a JUnit 5 test (@DejaTest) that simulates the cluster over 20 seeds and "
                 + "checks it. It builds and passes with 'mvn test' once Deja is installed in the local Maven repository "
                 + "('mvn install -DskipTests' in Deja's checkout)."},
-        footer = {"", "Example:", "  deja new counter && cd counter && mvn -q test"})
+        footer = {"", "Example:", "  ./deja new counter && cd counter && mvn -q test"})
 public final class NewCommand implements Callable<Integer> {
     /** Resource name under {@code dev/deja/cli/project/} to the path it is written to. */
     private static final Map<String, String> FILES = new LinkedHashMap<>();

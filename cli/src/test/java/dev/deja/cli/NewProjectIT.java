@@ -38,7 +38,7 @@ class NewProjectIT {
 
         Path trace = temporary.resolve("recorded");
         CliRun.Output deployed = CliRun.run("deploy", "--cluster", cluster, "--classpath", classes, "--kill", "n2@1s",
-                "--restart", "n2@2s", "--duration", "15s", "--record", trace.toString(),
+                "--restart", "n2@2s", "--duration", "15s", "--out", trace.toString(),
                 "--work", temporary.resolve("work").toString());
         assertThat(deployed.status()).as(deployed.err() + deployed.out()).isZero();
         assertThat(deployed.out()).contains("killed n2 (kill -9)").contains("restarted n2").contains("of 3 nodes");
