@@ -42,18 +42,9 @@ final class CheckedTables {
     /** {@code node}'s rows of every table as they were right after the event at {@code position}. */
     ObjectTree rowsAt(NodeId node, long position) {
         List<ObjectTree> tables = new ArrayList<>();
-        try (CheckedHistory history = H2StateHistory.openForQueries(trace).orElseThrow(() ->
-                new IllegalStateException("the check database of " + trace + " is gone"))) {
+        try (CheckedHistory history = reopen()) {
             for (TableSchema schema : schemas) {
-                List<ObjectTree> rows = new ArrayList<>();
-                for (CheckedHistory.Row row : history.rowsAt(schema, node, position)) {
-                    List<ObjectTree> columns = new ArrayList<>();
-                    for (int i = 0; i < schema.columns().size(); i++) {
-                        String value = row.values().get(i);
-                        columns.add(ObjectTree.leaf(schema.columns().get(i), "", value == null ? "None" : value));
-                    }
-                    rows.add(new ObjectTree("oid " + row.oid(), schema.name(), schema.name(), columns));
-                }
+                List<ObjectTree> rows = rows(history, schema, node, position);
                 tables.add(new ObjectTree(schema.name(), "table", rows.size() + (rows.size() == 1 ? " row" : " rows"),
                         rows));
             }
@@ -67,21 +58,12 @@ final class CheckedTables {
      */
     ObjectTree allRowsAt(List<NodeId> nodes, long position) {
         List<ObjectTree> tables = new ArrayList<>();
-        try (CheckedHistory history = H2StateHistory.openForQueries(trace).orElseThrow(() ->
-                new IllegalStateException("the check database of " + trace + " is gone"))) {
+        try (CheckedHistory history = reopen()) {
             for (TableSchema schema : schemas) {
                 List<ObjectTree> byNode = new ArrayList<>();
                 int count = 0;
                 for (NodeId node : nodes) {
-                    List<ObjectTree> rows = new ArrayList<>();
-                    for (CheckedHistory.Row row : history.rowsAt(schema, node, position)) {
-                        List<ObjectTree> columns = new ArrayList<>();
-                        for (int i = 0; i < schema.columns().size(); i++) {
-                            String value = row.values().get(i);
-                            columns.add(ObjectTree.leaf(schema.columns().get(i), "", value == null ? "None" : value));
-                        }
-                        rows.add(new ObjectTree("oid " + row.oid(), schema.name(), schema.name(), columns));
-                    }
+                    List<ObjectTree> rows = rows(history, schema, node, position);
                     if (!rows.isEmpty()) {
                         byNode.add(new ObjectTree(node.value(), "node", rows.size() + (rows.size() == 1 ? " row" : " rows"),
                                 rows));
@@ -93,5 +75,25 @@ final class CheckedTables {
             }
         }
         return new ObjectTree("all nodes", "tables", "tables", tables);
+    }
+
+    /** The stored check again: opened for each question, so that a new check may replace it meanwhile. */
+    private CheckedHistory reopen() {
+        return H2StateHistory.openForQueries(trace).orElseThrow(() ->
+                new IllegalStateException("the check database of " + trace + " is gone"));
+    }
+
+    /** {@code node}'s rows of {@code schema} after the event at {@code position}, a subtree per row by oid. */
+    private static List<ObjectTree> rows(CheckedHistory history, TableSchema schema, NodeId node, long position) {
+        List<ObjectTree> rows = new ArrayList<>();
+        for (CheckedHistory.Row row : history.rowsAt(schema, node, position)) {
+            List<ObjectTree> columns = new ArrayList<>();
+            for (int i = 0; i < schema.columns().size(); i++) {
+                String value = row.values().get(i);
+                columns.add(ObjectTree.leaf(schema.columns().get(i), "", value == null ? "None" : value));
+            }
+            rows.add(new ObjectTree("oid " + row.oid(), schema.name(), schema.name(), columns));
+        }
+        return rows;
     }
 }
