@@ -1,6 +1,7 @@
 package dev.deja.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.deja.text.TextTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -17,28 +18,13 @@ final class ResultsTable {
         table.fill(results);
         StringBuilder out = new StringBuilder();
         out.append(machineLine(results)).append("\n\n");
-        int[] widths = new int[5];
-        for (String[] row : table.rows) {
-            for (int i = 0; i < row.length; i++) {
-                widths[i] = Math.max(widths[i], row[i].length());
-            }
+        String[] headers = table.rows.getFirst();
+        TextTable markdown = TextTable.withColumns(headers);
+        for (int i = 1; i < headers.length; i++) {
+            markdown.align(i, TextTable.Alignment.RIGHT);
         }
-        for (int r = 0; r < table.rows.size(); r++) {
-            String[] row = table.rows.get(r);
-            out.append('|');
-            for (int i = 0; i < row.length; i++) {
-                String cell = i == 0 ? pad(row[i], widths[i]) : padLeft(row[i], widths[i]);
-                out.append(' ').append(cell).append(" |");
-            }
-            out.append('\n');
-            if (r == 0) {
-                out.append('|');
-                for (int i = 0; i < row.length; i++) {
-                    out.append(i == 0 ? "-".repeat(widths[i] + 2) : "-".repeat(widths[i] + 1) + ":").append('|');
-                }
-                out.append('\n');
-            }
-        }
+        table.rows.subList(1, table.rows.size()).forEach(row -> markdown.row((Object[]) row));
+        out.append(markdown.renderMarkdown());
         return out.toString();
     }
 
@@ -183,13 +169,5 @@ final class ResultsTable {
 
     private static String count(long n) {
         return String.format(Locale.ROOT, "%,d", n);
-    }
-
-    private static String pad(String s, int width) {
-        return s + " ".repeat(width - s.length());
-    }
-
-    private static String padLeft(String s, int width) {
-        return " ".repeat(width - s.length()) + s;
     }
 }

@@ -119,11 +119,6 @@ public final class CheckCommand implements Callable<Integer> {
         } catch (CheckDatabaseException e) {
             throw new UsageException(e.getMessage(), e);
         }
-        // Once per run, whatever the outcome: how fast predicates can be depends on it (about 20x).
-        if (Checker.pythonJit()) {
-            err.println("deja check: Python predicates are compiled (Graal JIT on)");
-            err.flush();
-        }
         try (StateHistory history = opened) {
             int status = checkOnce(history, err);
             if (!watch) {
@@ -196,11 +191,18 @@ public final class CheckCommand implements Callable<Integer> {
             json.write(report);
         }
         print(report, json.toStandardOutput() ? System.err : System.out);
-        err.printf(Locale.ROOT, "deja check: %s in %.2f s%n", report.fromHistory()
+        // Once per run (not again on each --watch re-check): how fast predicates run depends on it, about 20x.
+        String engine = engineSaid ? "" : Checker.pythonJit() ? "; Python predicates compiled by the Graal JIT"
+                : "; Python predicates interpreted (no Graal JIT in this JVM)";
+        engineSaid = true;
+        err.printf(Locale.ROOT, "deja check: %s in %.2f s%s%n", report.fromHistory()
                 ? "evaluated from the stored state history (tables unchanged, no replay)" : "replayed the trace",
-                (System.nanoTime() - startNanos) / 1e9);
+                (System.nanoTime() - startNanos) / 1e9, engine);
         return report.counted() > 0 ? ExitCodes.FINDINGS : ExitCodes.OK;
     }
+
+    /** Whether this run said whether the Python JIT is on. */
+    private boolean engineSaid;
 
     /** Whether a finding makes the check fail: everything but an eventually-span that closed or one screened out. */
     static boolean fails(Violation violation) {

@@ -30,9 +30,9 @@ class NewProjectIT {
         Path project = temporary.resolve("counter");
         CliRun.Output created = CliRun.run("new", project.toString());
         assertThat(created.status()).as(created.err()).isZero();
-        // Built and tested as written: 20 simulated runs checked by @DejaTest.
+        // Built and tested as written: 10 simulated runs checked by @DejaTest.
         String build = run(project, "mvn", "-B", "-o", "package");
-        assertThat(build).contains("Tests run: 20, Failures: 0, Errors: 0").contains("BUILD SUCCESS");
+        assertThat(build).contains("Tests run: 10, Failures: 0, Errors: 0").contains("BUILD SUCCESS");
         String classes = project.resolve("target/classes").toString();
         String cluster = project.resolve("cluster.json").toString();
 
