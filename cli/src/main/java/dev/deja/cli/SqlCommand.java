@@ -59,6 +59,9 @@ public final class SqlCommand implements Callable<Integer> {
         }
     }
 
+    @CommandLine.Mixin
+    NoDaemonOption noDaemon;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 

@@ -33,8 +33,8 @@ import picocli.CommandLine.Parameters;
                 + "out.",
                 "Findings are numbered as 'deja check' prints them (the # column). With --png, the same events are "
                         + "drawn with every other event hidden."},
-        footer = {"", "Example:", "  deja check traces/2pc scripts/2pc.py", "  deja why traces/2pc --finding 3",
-                "  deja why traces/2pc --finding 3 --png why.png"})
+        footer = {"", "Example:", "  ./deja check traces/2pc scripts/2pc.py", "  ./deja why traces/2pc --finding 3",
+                "  ./deja why traces/2pc --finding 3 --png why.png"})
 public final class WhyCommand implements Callable<Integer> {
     /** The most events listed unless --all is given; the latest ones before the finding are kept. */
     static final int LISTED = 20;

@@ -45,7 +45,8 @@ class CliContractTest {
             "demo", List.of("--script", MISSING, "--out", SCRATCH),
             "node", List.of("--cluster", MISSING, "--node", "n1"),
             "bench", List.of("--show", MISSING),
-            "new", List.of(NON_EMPTY));
+            "new", List.of(NON_EMPTY),
+            "why", List.of(MISSING, "--finding", "1"));
 
     /** Commands that read nothing the user names, so they have no bad input. */
     private static final List<String> NO_INPUT = List.of("examples", "help");

@@ -391,18 +391,28 @@ final class GraphPainter {
             }
             int lastPast = frame.cone().lastPastOrdinal(lane);
             if (lastPast >= 0) {
-                double start = layout.x(model.positionOf(lane, 0)) - pad;
-                double end = layout.x(model.positionOf(lane, lastPast)) + pad;
-                g.setFill(Palette.CAUSES);
-                g.fillRect(start, y - half, end - start, 2 * half);
+                band(g, layout, layout.x(model.positionOf(lane, 0)) - pad,
+                        layout.x(model.positionOf(lane, lastPast)) + pad, y, half, Palette.CAUSES);
             }
             int firstFuture = frame.cone().firstFutureOrdinal(lane);
             if (firstFuture < size) {
-                double start = layout.x(model.positionOf(lane, firstFuture)) - pad;
-                double end = layout.x(model.positionOf(lane, size - 1)) + pad;
-                g.setFill(Palette.EFFECTS);
-                g.fillRect(start, y - half, end - start, 2 * half);
+                band(g, layout, layout.x(model.positionOf(lane, firstFuture)) - pad,
+                        layout.x(model.positionOf(lane, size - 1)) + pad, y, half, Palette.EFFECTS);
             }
+        }
+    }
+
+    /**
+     * One band from {@code start} to {@code end}, cut to the graph area first: a band reaching back to the
+     * trace's start lies tens of thousands of pixels off the canvas, which some pipelines do not fill.
+     */
+    private static void band(GraphicsContext g, GraphLayout layout, double start, double end, double y, double half,
+                             Color color) {
+        double left = Math.max(start, layout.graphLeft() - 1);
+        double right = Math.min(end, layout.graphLeft() + layout.graphWidth() + 1);
+        if (right > left) {
+            g.setFill(color);
+            g.fillRect(left, y - half, right - left, 2 * half);
         }
     }
 

@@ -281,6 +281,17 @@ class ViewerWindowIT {
                 + acceptedRoundAfter.get(begin));
     }
 
+    /** The accepted round of the node on {@code lane} after its last handler call at or before {@code position}. */
+    private static long acceptedRoundAt(int lane, int position) {
+        long round = -1;
+        for (int at = 0; at <= position; at++) {
+            if (model.laneOf(at) == lane && acceptedRoundAfter.containsKey(at)) {
+                round = acceptedRoundAfter.get(at);
+            }
+        }
+        return round;
+    }
+
     /**
      * Writes a check history for {@code node}'s accepted round, as {@code deja check} would store it, with the
      * values the replayed nodes had at every handler call (without running Python).
@@ -320,6 +331,14 @@ class ViewerWindowIT {
                 Optional.empty(), Optional.empty());
         return new Violation(predicate, Violation.Kind.ALWAYS, Violation.Status.VIOLATED, event, Optional.empty(), aux,
                 Map.of(), "", witness, false);
+    }
+
+    /** Aux values in declaration order, as a report holds them. */
+    private static Map<String, Object> inOrder(String name1, Object value1, String name2, Object value2) {
+        Map<String, Object> values = new java.util.LinkedHashMap<>();
+        values.put(name1, value1);
+        values.put(name2, value2);
+        return values;
     }
 
     private void press(KeyCode... chord) {
@@ -421,7 +440,7 @@ class ViewerWindowIT {
         int first = model.size() / 4;
         int second = model.size() / 2;
         List<Violation> findings = List.of(finding("agreement", first, "slot-1", Map.of("changed", 2L)),
-                finding("validity", second, null, Map.of("value", "v-n2", "round", 7L)));
+                finding("validity", second, null, inOrder("value", "v-n2", "round", 7L)));
         open(OptionalInt.of(0), findings);
         NodeId secondNode = model.nodes().get(model.laneOf(second));
         assertThat(on(() -> window.findings().rows())).containsExactly(
@@ -445,14 +464,18 @@ class ViewerWindowIT {
         robot.clickOn("#tables-all");
         waitFor("every node's rows", () -> window.tablesStatusText().startsWith("every node's rows after position " + begin));
         List<String> lines = on(window::tableLines);
-        for (NodeId node : model.nodes()) {
-            assertThat(lines).as("rows of " + node).anySatisfy(line -> assertThat(line).startsWith("    " + node + " = "));
-        }
         assertThat(lines.getFirst()).isEqualTo("all nodes = tables");
+        assertThat(lines.get(1)).isEqualTo("  Agent = " + NODES + " rows on " + NODES + " nodes");
+        for (NodeId node : model.nodes()) {
+            // The node's last handler call at or before the Begin holds its accepted round then.
+            long round = acceptedRoundAt(model.lane(node), begin);
+            assertThat(lines).as("the row of " + node).anySatisfy(line -> assertThat(line)
+                    .matches("    (. )?" + node + " · oid 1 = (accepted_round=\\d+ → )?accepted_round=" + round));
+        }
     }
 
     @Test
-    void stateKeyS_givesTheStatePartNearlyAllTheHeight() {
+    void keysSAndR_giveTheStateOrTheTablesMostOfTheHeight() {
         open(OptionalInt.of(0), List.of());
         double normal = on(() -> window.details().stateShare());
         assertThat(normal).as("the state part has most of the height already").isGreaterThan(0.5);
@@ -460,6 +483,10 @@ class ViewerWindowIT {
         assertThat(on(() -> window.details().stateShare())).isGreaterThan(0.9);
         press(KeyCode.S);
         assertThat(on(() -> window.details().stateShare())).isEqualTo(normal, org.assertj.core.data.Offset.offset(0.01));
+        press(KeyCode.R);
+        assertThat(on(() -> window.details().tablesShare())).as("R gives the tables most of the height").isGreaterThan(0.6);
+        press(KeyCode.S);
+        assertThat(on(() -> window.details().stateShare())).as("S from there maximizes the state").isGreaterThan(0.9);
     }
 
     /**
