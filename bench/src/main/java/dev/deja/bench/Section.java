@@ -12,6 +12,11 @@ public enum Section {
     CHECK,
     /** Simulated events/s of every example. */
     SIMULATION,
+    /**
+     * Explored steps/s and paths/s (Paxos, Chord; with and without predicates), and the time to the first Paxos
+     * latest-response violation by random, pct, pos and dpor against a simulate-and-check seed sweep.
+     */
+    EXPLORE,
     /** Opening a long trace in the viewer and the frame time while panning ({@code deja view}'s drawing, off screen). */
     VIEWER;
 

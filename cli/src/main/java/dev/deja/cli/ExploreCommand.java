@@ -298,10 +298,10 @@ public final class ExploreCommand implements Callable<Integer> {
 
     private void printTable(ExploreReport report, String what) {
         System.out.printf(Locale.ROOT, "deja: explored %s with %s, seed %d, %d worker(s): %,d paths, %,d steps in %.1f s "
-                        + "(%,.0f steps/s, %,.1f paths/s); deepest path %,d steps; %s%n",
+                        + "(%,.0f steps/s, %,.0f per CPU second, %,.1f paths/s); deepest path %,d steps; %s%n",
                 what, report.strategy().cliName(), report.seed(), report.workers(), report.paths(), report.steps(),
-                report.elapsed().toNanos() / 1e9, report.stepsPerSecond(), report.pathsPerSecond(), report.deepestPath(),
-                ending(report.ending()));
+                report.elapsed().toNanos() / 1e9, report.stepsPerSecond(), report.stepsPerCpuSecond(),
+                report.pathsPerSecond(), report.deepestPath(), ending(report.ending()));
         if (report.statesVisited() > 0) {
             System.out.printf(Locale.ROOT, "deja: states: %,d visited, %,d distinct%n", report.statesVisited(),
                     report.distinctStates());
@@ -369,6 +369,8 @@ public final class ExploreCommand implements Callable<Integer> {
         out.put("deepestPath", report.deepestPath());
         out.put("elapsedMillis", report.elapsed().toMillis());
         out.put("stepsPerSecond", Math.round(report.stepsPerSecond()));
+        out.put("cpuMillis", report.cpu().toMillis());
+        out.put("stepsPerCpuSecond", Math.round(report.stepsPerCpuSecond()));
         out.put("pathsPerSecond", Math.round(report.pathsPerSecond() * 10) / 10.0);
         out.put("ending", report.ending().name().toLowerCase(Locale.ROOT));
         out.put("search", report.search());

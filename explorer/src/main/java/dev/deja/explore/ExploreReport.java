@@ -20,10 +20,12 @@ import java.util.Objects;
  * @param search          for dfs and dpor, a line on the search (bounds, pruning); otherwise empty
  * @param predicates      the script's predicates, in declaration order (empty without a script)
  * @param findings        per predicate and kind, the shortest path found; safety violations first
+ * @param cpu             CPU time the exploring threads used (on a busy machine, steps per CPU second say more than
+ *                        steps per second)
  */
 public record ExploreReport(Strategy strategy, long seed, int workers, long paths, long steps, long statesVisited,
                             long distinctStates, long deepestPath, Duration elapsed, Ending ending, String search,
-                            List<String> predicates, List<Finding> findings) {
+                            List<String> predicates, List<Finding> findings, Duration cpu) {
     /** Why an exploration stopped. */
     public enum Ending {
         /** Every path of the search tree was explored. */
@@ -55,6 +57,11 @@ public record ExploreReport(Strategy strategy, long seed, int workers, long path
         return steps / Math.max(1e-9, elapsed.toNanos() / 1e9);
     }
 
+    /** Steps per CPU second of the exploring threads. */
+    public double stepsPerCpuSecond() {
+        return steps / Math.max(1e-9, cpu.toNanos() / 1e9);
+    }
+
     /** Paths per wall-clock second. */
     public double pathsPerSecond() {
         return paths / Math.max(1e-9, elapsed.toNanos() / 1e9);
@@ -62,6 +69,6 @@ public record ExploreReport(Strategy strategy, long seed, int workers, long path
 
     public ExploreReport withFindings(List<Finding> value) {
         return new ExploreReport(strategy, seed, workers, paths, steps, statesVisited, distinctStates, deepestPath, elapsed,
-                ending, search, predicates, value);
+                ending, search, predicates, value, cpu);
     }
 }

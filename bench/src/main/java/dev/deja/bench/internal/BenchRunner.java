@@ -55,6 +55,11 @@ public final class BenchRunner {
         } else {
             notRun(results, Section.SIMULATION, "sim_events_per_s");
         }
+        if (settings.sections().contains(Section.EXPLORE)) {
+            results.set("explore", new ExploreBenchmark(workspace).run());
+        } else {
+            notRun(results, Section.EXPLORE, "explore");
+        }
         if (settings.sections().contains(Section.VIEWER)) {
             results.set("viewer", new ViewerSection(workspace).run());
         } else {

@@ -13,7 +13,7 @@ import java.util.Map;
  * Bounded iterative-deepening depth-first search over choice points (MaceMC 4.1): every branching choice (which
  * enabled event runs, and each fault the budget still allows) is a branch point; the first {@code bound} of a
  * path are searched exhaustively, the rest of the path is a random walk up to the maximum depth. A state already
- * reached at the same or a shallower depth of this iteration ends the path (its continuations were searched).
+ * reached at the same or an earlier step in this iteration ends the path (its continuations were searched).
  * When an iteration ends with some path cut by the bound, the bound grows by one; when none was, the tree is
  * exhausted.
  */
@@ -143,12 +143,16 @@ final class DepthFirstSearch implements TreeSearch {
             if (cursor > bound || cursor < frames.size()) {
                 return true; // in the random walk, or still replaying the prefix
             }
-            Integer seenAt = visited.get(stateHash);
-            if (seenAt != null && seenAt <= cursor) {
+            // Seen at the same or an earlier step: everything within the depth from here was searched from there.
+            int at = (int) Math.min(Integer.MAX_VALUE, step.step());
+            // The faults used so far are part of the search state: the budget left decides what can follow.
+            long key = stateHash * 31 + (((long) drops * 131 + duplicates) * 131 + crashes) * 131 + isolations;
+            Integer seenAt = visited.get(key);
+            if (seenAt != null && seenAt <= at) {
                 pruned++;
                 return false;
             }
-            visited.put(stateHash, cursor);
+            visited.put(key, at);
             return true;
         }
     }

@@ -48,6 +48,7 @@ public final class ExplorationRun implements Exploration {
     private final AtomicLong steps = new AtomicLong();
     private final AtomicLong visited = new AtomicLong();
     private final AtomicLong deepest = new AtomicLong();
+    private final AtomicLong cpuNanos = new AtomicLong();
     private final AtomicLong safetyPaths = new AtomicLong();
     private final AtomicBoolean firstFound = new AtomicBoolean();
     private final Map<String, Finding> best = new LinkedHashMap<>();
@@ -92,8 +93,11 @@ public final class ExplorationRun implements Exploration {
         List<RuntimeException> failures = new ArrayList<>();
         for (int w = 0; w < workers; w++) {
             Thread thread = Thread.ofPlatform().name("deja-explore-" + w).start(() -> {
+                long cpuStart = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
                 try {
                     work(hash, expectedSteps);
+                    cpuNanos.addAndGet(java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime()
+                            - cpuStart);
                 } catch (RuntimeException | Error e) {
                     synchronized (failures) {
                         failures.add(e instanceof RuntimeException r ? r : new RuntimeException(e));
@@ -135,7 +139,8 @@ public final class ExplorationRun implements Exploration {
         findings.sort(Comparator.comparing(Finding::kind).thenComparing(f -> predicates.indexOf(f.predicate())));
         return new ExploreReport(explore.strategy(), explore.seed(), workers, paths.get(), steps.get(),
                 hash ? visited.get() : 0, hash ? distinct.size() : 0, deepest.get(),
-                Duration.ofNanos(System.nanoTime() - startNanos), ending, search, predicates, findings);
+                Duration.ofNanos(System.nanoTime() - startNanos), ending, search, predicates, findings,
+                Duration.ofNanos(cpuNanos.get()));
     }
 
     /** PCT's k: the length of one random walk from the seed, so that change points fall within a path. */

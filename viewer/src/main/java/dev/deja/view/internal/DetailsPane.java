@@ -29,20 +29,23 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
+import javafx.scene.text.Font;
 
 /**
  * The selected event in detail, in three parts one above the other that the user can resize: the event and
  * its content; its node's state right after it (replayed), with the difference from the node's previous
  * handler call; and the rows of the checked tables then, of that node or of all nodes. The state part takes
- * most of the height by default and can be given nearly all of it (the S key).
+ * most of the height by default and can be given nearly all of it (the S key); the tables can be given most
+ * of it (R). The state and tables scroll to their first change.
  *
  * <p>Call on the JavaFX thread. State and rows are computed on worker threads and applied when they arrive,
  * unless the selection moved on meanwhile.
  */
 final class DetailsPane implements AutoCloseable {
-    /** Divider positions: event | state | tables, normal and with the state maximized. */
+    /** Divider positions: event | state | tables, normal, with the state maximized, with the tables maximized. */
     private static final double[] NORMAL = {0.22, 0.78};
     private static final double[] STATE_MAXIMIZED = {0.04, 0.96};
+    private static final double[] TABLES_MAXIMIZED = {0.04, 0.3};
 
     private final TraceModel model;
     private final StateService states;
@@ -63,7 +66,7 @@ final class DetailsPane implements AutoCloseable {
     private final TreeView<ObjectTree.Diff> tablesTree = new TreeView<>();
     private final ToggleButton allRows = new ToggleButton("all nodes");
     private final SplitPane split;
-    private boolean stateMaximized;
+    private double[] dividers = NORMAL;
     private int shownPosition = -1;
 
     /**
@@ -92,6 +95,12 @@ final class DetailsPane implements AutoCloseable {
         tablesTree.setId("tables-tree");
         tablesTree.setShowRoot(false);
         tablesTree.setCellFactory(view -> new DiffCell());
+        // Cells of one known height: scrolling to a row then lands on the same pixel every time (with estimated
+        // heights it depends on when the cells were laid out).
+        double cellHeight = Math.round(Font.getDefault().getSize() * 1.7);
+        for (TreeView<?> tree : List.of(eventTree, stateTree, tablesTree)) {
+            tree.setFixedCellSize(cellHeight);
+        }
         allRows.setId("tables-all");
         allRows.setTooltip(new Tooltip("Show every node's rows (for predicates over all nodes), not only the selected "
                 + "node's (A)"));
@@ -137,8 +146,17 @@ final class DetailsPane implements AutoCloseable {
 
     /** Gives the state part nearly all the height, or returns to the usual split. */
     void toggleStateMaximized() {
-        stateMaximized = !stateMaximized;
-        split.setDividerPositions(stateMaximized ? STATE_MAXIMIZED : NORMAL);
+        toggle(STATE_MAXIMIZED);
+    }
+
+    /** Gives the checked tables most of the height, or returns to the usual split. */
+    void toggleTablesMaximized() {
+        toggle(TABLES_MAXIMIZED);
+    }
+
+    private void toggle(double[] maximized) {
+        dividers = dividers == maximized ? NORMAL : maximized;
+        split.setDividerPositions(dividers);
     }
 
     /** Shows every node's rows in the tables part, or only the selected node's. */
@@ -240,6 +258,27 @@ final class DetailsPane implements AutoCloseable {
         TreeItem<ObjectTree.Diff> root = diffItem(diff);
         stateTree.setRoot(root);
         expandChanged(root, 2);
+        scrollToFirstChange(stateTree);
+    }
+
+    /** Scrolls so that the first changed member is in view, a few lines from the top (else to the top). */
+    private static void scrollToFirstChange(TreeView<ObjectTree.Diff> tree) {
+        TreeItem<ObjectTree.Diff> first = firstChange(tree.getRoot());
+        int row = first == null ? -1 : tree.getRow(first);
+        tree.scrollTo(Math.max(0, row - 3));
+    }
+
+    private static TreeItem<ObjectTree.Diff> firstChange(TreeItem<ObjectTree.Diff> item) {
+        if (item.getValue().change() != ObjectTree.Change.SAME) {
+            return item;
+        }
+        for (TreeItem<ObjectTree.Diff> child : item.getChildren()) {
+            TreeItem<ObjectTree.Diff> found = firstChange(child);
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
     }
 
     private void fetchTables(int position) {
@@ -285,6 +324,7 @@ final class DetailsPane implements AutoCloseable {
                 tablesTree.setRoot(root);
                 expandChanged(root, all ? 2 : 3);
                 root.setExpanded(true);
+                scrollToFirstChange(tablesTree);
             });
         });
     }
@@ -340,6 +380,11 @@ final class DetailsPane implements AutoCloseable {
 
     String eventHeaderText() {
         return eventHeader.getText();
+    }
+
+    /** The tables part's share of the details' height, 0..1. */
+    double tablesShare() {
+        return 1 - split.getDividerPositions()[1];
     }
 
     /** The state part's share of the details' height, 0..1. */

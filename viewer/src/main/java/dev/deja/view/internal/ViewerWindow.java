@@ -257,6 +257,8 @@ public final class ViewerWindow {
                 .bind("", "", KeyBindings.text("-", KeyCode.MINUS, KeyCode.SUBTRACT), () -> zoom(1 / 1.5, Double.NaN))
                 .bind("S", "give the node state nearly all the height, or back", KeyBindings.plain(KeyCode.S),
                         details::toggleStateMaximized)
+                .bind("R", "give the checked tables most of the height, or back", KeyBindings.plain(KeyCode.R),
+                        details::toggleTablesMaximized)
                 .bind("A", "checked tables: every node's rows, or the selected node's", KeyBindings.plain(KeyCode.A),
                         details::toggleAllRows)
                 .bind("? or F1", "this help", event -> "?".equals(event.getText()) || event.getCode() == KeyCode.F1

@@ -333,6 +333,14 @@ class ViewerWindowIT {
                 Map.of(), "", witness, false);
     }
 
+    /** Aux values in declaration order, as a report holds them. */
+    private static Map<String, Object> inOrder(String name1, Object value1, String name2, Object value2) {
+        Map<String, Object> values = new java.util.LinkedHashMap<>();
+        values.put(name1, value1);
+        values.put(name2, value2);
+        return values;
+    }
+
     private void press(KeyCode... chord) {
         FxToolkit.call(() -> {
             window.canvas().requestFocus();
@@ -432,7 +440,7 @@ class ViewerWindowIT {
         int first = model.size() / 4;
         int second = model.size() / 2;
         List<Violation> findings = List.of(finding("agreement", first, "slot-1", Map.of("changed", 2L)),
-                finding("validity", second, null, Map.of("value", "v-n2", "round", 7L)));
+                finding("validity", second, null, inOrder("value", "v-n2", "round", 7L)));
         open(OptionalInt.of(0), findings);
         NodeId secondNode = model.nodes().get(model.laneOf(second));
         assertThat(on(() -> window.findings().rows())).containsExactly(
@@ -467,7 +475,7 @@ class ViewerWindowIT {
     }
 
     @Test
-    void stateKeyS_givesTheStatePartNearlyAllTheHeight() {
+    void keysSAndR_giveTheStateOrTheTablesMostOfTheHeight() {
         open(OptionalInt.of(0), List.of());
         double normal = on(() -> window.details().stateShare());
         assertThat(normal).as("the state part has most of the height already").isGreaterThan(0.5);
@@ -475,6 +483,10 @@ class ViewerWindowIT {
         assertThat(on(() -> window.details().stateShare())).isGreaterThan(0.9);
         press(KeyCode.S);
         assertThat(on(() -> window.details().stateShare())).isEqualTo(normal, org.assertj.core.data.Offset.offset(0.01));
+        press(KeyCode.R);
+        assertThat(on(() -> window.details().tablesShare())).as("R gives the tables most of the height").isGreaterThan(0.6);
+        press(KeyCode.S);
+        assertThat(on(() -> window.details().stateShare())).as("S from there maximizes the state").isGreaterThan(0.9);
     }
 
     /**
