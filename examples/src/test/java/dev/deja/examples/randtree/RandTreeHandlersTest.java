@@ -19,6 +19,7 @@ import dev.deja.examples.testing.OneNodeRuns.Send;
 import dev.deja.node.NodeId;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -127,7 +128,7 @@ class RandTreeHandlersTest {
     }
 
     /** n2 (peers n1, n3, n4) joins under n1, which then says nothing more; five recovery ticks later n2 is root. */
-    private static void promotedAfterTheRootWentSilent(Map<String, String> args, java.util.function.Consumer<Now> check) {
+    private static void promotedAfterTheRootWentSilent(Map<String, String> args, Consumer<Now> check) {
         Peer n1 = Peer.answering((from, message) -> message instanceof Join join
                 ? List.of(Send.to("n2", new JoinReply(JoinStatus.ACCEPTED, N1, List.of(N2, N3), join.attempt())))
                 : List.of());

@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.Queue;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.ToLongFunction;
 import java.util.random.RandomGenerator;
 
 /**
@@ -183,7 +184,7 @@ public final class OneNodeRuns {
     }
 
     /** Checks the inversion against the generator's own derivation, so that a JDK change fails loudly here. */
-    private static long verified(long bits, java.util.function.ToLongFunction<RandomGenerator> draw, long expected) {
+    private static long verified(long bits, ToLongFunction<RandomGenerator> draw, long expected) {
         RandomGenerator once = new RandomGenerator() {
             private boolean used;
 
