@@ -99,6 +99,26 @@ final class ResultsTable {
             }
             r.path("recheck_from_history_speedup").path("per_example").properties().forEach(e ->
                     summary("  full check / re-check from history (" + e.getKey() + ")", e.getValue(), "x", ""));
+            r.path("recheck_from_history_speedup").path("per_example").properties().forEach(e ->
+                    summary("  full check / re-check, one predicate edited (" + e.getKey() + ")",
+                            e.getValue().path("full_check_over_edited_recheck"), "x", ">= 10 x"));
+            r.path("one_shot_check").properties().forEach(e -> {
+                if (!e.getValue().isObject()) {
+                    single("  one-shot deja check (" + e.getKey() + ")", e.getValue().asText());
+                    return;
+                }
+                String events = count(e.getValue().path("events_checked").asLong()) + " events";
+                for (String mode : new String[] {"cold", "warm"}) {
+                    JsonNode side = e.getValue().path(mode);
+                    String engine = mode.equals("cold") ? "new JVM" : "warm engine";
+                    summary("  one-shot full check, " + engine + " (" + e.getKey() + ", " + events + ")",
+                            side.path("full_check"), "s", mode.equals("cold") ? "< 3 s" : "");
+                    summary("  one-shot re-check, nothing edited, " + engine + " (" + e.getKey() + ")",
+                            side.path("re-check_nothing_edited"), "s", mode.equals("warm") ? "< 1 s at 50,000 events" : "");
+                    summary("  one-shot re-check, one predicate edited, " + engine + " (" + e.getKey() + ")",
+                            side.path("re-check_one_predicate_edited"), "s", "");
+                }
+            });
             r.path("json_dump_baseline").properties().forEach(e -> {
                 if (e.getValue().isObject()) {
                     summary("  JSON dumps + CPython / deja check (" + e.getKey() + "), time", e.getValue(), "x", "");
@@ -116,6 +136,21 @@ final class ResultsTable {
             if (sim.has("skipped")) {
                 single("  left out", sim.path("skipped").asText());
             }
+        }
+        JsonNode explore = r.path("explore");
+        if (explore.isObject() && !explore.path("measured").isBoolean()) {
+            for (String run : java.util.List.of("paxos_plain", "paxos_predicates", "chord_plain", "chord_predicates")) {
+                JsonNode figures = explore.path(run);
+                single("explore " + run.replace('_', ' ') + ": steps/s (per CPU s), paths/s",
+                        number(figures.path("steps_per_s")) + " (" + number(figures.path("steps_per_cpu_s")) + "), "
+                                + number(figures.path("paths_per_s")));
+            }
+            explore.path("first_latest_response_violation_s").properties().forEach(e -> single(
+                    "  first latest-response violation, " + e.getKey().replace('_', ' ') + ", s",
+                    e.getValue().path("found").asBoolean() ? number(e.getValue().path("seconds")) : "not found in "
+                            + number(e.getValue().path("seconds"))));
+        } else if (explore.isObject()) {
+            single("explore", "not measured: " + explore.path("reason").asText("not run"));
         }
         JsonNode viewer = r.path("viewer");
         if (viewer.path("measured").asBoolean(false)) {

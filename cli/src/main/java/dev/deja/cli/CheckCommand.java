@@ -125,21 +125,32 @@ public final class CheckCommand implements Callable<Integer> {
                 return status;
             }
             FileTime seen = Files.getLastModifiedTime(script);
+            String checkedText = Files.readString(script);
             err.println("deja check: watching " + script + " (Ctrl-C ends)");
             while (true) {
                 Thread.sleep(300);
                 FileTime now = Files.getLastModifiedTime(script);
                 if (!now.equals(seen)) {
                     seen = now;
+                    String text = Files.readString(script);
+                    CheckReport previous = lastReport;
                     System.out.println();
+                    long startNanos = System.nanoTime();
                     checkOnce(history, err);
+                    // What this save changed: declarations, findings, time.
+                    WatchDiff.print(checkedText, text, previous, lastReport, System.nanoTime() - startNanos, err);
+                    checkedText = text;
                     err.println("deja check: watching " + script + " (Ctrl-C ends)");
                 }
             }
         }
     }
 
+    /** The report of the latest check of this command, null if it failed; what --watch compares the next with. */
+    private CheckReport lastReport;
+
     private int checkOnce(StateHistory history, PrintWriter err) {
+        lastReport = null;
         List<Threshold> parsedThresholds;
         try {
             parsedThresholds = thresholds.stream().map(Threshold::parse).toList();
@@ -179,6 +190,7 @@ public final class CheckCommand implements Callable<Integer> {
         }
         progress.close();
         report = report.classified(parsedThresholds);
+        lastReport = report;
         try {
             // One truth: deja sql and deja view show the findings this command prints, classified as here.
             history.replaceViolations(report.violations());

@@ -92,9 +92,17 @@ public final class Progress implements AutoCloseable {
         if ("plain".equalsIgnoreCase(forced)) {
             return Mode.PLAIN;
         }
+        // The warm engine runs commands for a client whose console is not this process's: it says which it is.
+        String clientTerminal = System.getProperty(CLIENT_TERMINAL);
+        if (clientTerminal != null) {
+            return Boolean.parseBoolean(clientTerminal) ? Mode.BAR : Mode.PLAIN;
+        }
         Console console = System.console();
         return console != null && console.isTerminal() ? Mode.BAR : Mode.PLAIN;
     }
+
+    /** The system property by which the warm engine says whether its client's console is a terminal. */
+    public static final String CLIENT_TERMINAL = "deja.client.terminal";
 
     /** Sets the count done so far. */
     public Progress stepTo(long done) {

@@ -319,13 +319,21 @@ public final class DaemonClient {
 
     /** Stops the server and waits for it to be gone; what it said, or empty if none ran. */
     public static Optional<String> stop(Path home) {
-        Optional<String> answer = ask(home, Protocol.Kind.STOP);
-        answer.ifPresent(ignored -> awaitGone(DaemonLocation.of(home)));
+        return stop(DaemonLocation.of(home));
+    }
+
+    /** Stops the server at {@code location} and waits for it to be gone; what it said, or empty if none ran. */
+    public static Optional<String> stop(DaemonLocation location) {
+        Optional<String> answer = ask(location, Protocol.Kind.STOP);
+        answer.ifPresent(ignored -> awaitGone(location));
         return answer;
     }
 
     private static Optional<String> ask(Path home, Protocol.Kind kind) {
-        DaemonLocation location = DaemonLocation.of(home);
+        return ask(DaemonLocation.of(home), kind);
+    }
+
+    private static Optional<String> ask(DaemonLocation location, Protocol.Kind kind) {
         SocketChannel channel = connect(location);
         if (channel == null) {
             return Optional.empty();

@@ -20,7 +20,8 @@ import java.util.Set;
  *
  * <p>The directory is {@code $XDG_RUNTIME_DIR/deja/daemon-HASH} when a runtime directory exists, else
  * {@code ${XDG_CACHE_HOME:-$HOME/.cache}/deja/daemon-HASH}, where HASH names the installation (its real path); the
- * system property {@code deja.daemon.dir} replaces it (tests). A directory that exists with another owner or wider
+ * system property {@code deja.daemon.dir} or else the environment variable {@code DEJA_DAEMON_DIR} replaces it
+ * (tests, benchmarks). A directory that exists with another owner or wider
  * permissions is refused rather than used.
  */
 public record DaemonLocation(Path directory) {
@@ -50,7 +51,7 @@ public record DaemonLocation(Path directory) {
 
     /** The location of the warm engine of the installation at {@code home}. */
     public static DaemonLocation of(Path home) {
-        String override = System.getProperty("deja.daemon.dir");
+        String override = System.getProperty("deja.daemon.dir", System.getenv("DEJA_DAEMON_DIR"));
         if (override != null && !override.isBlank()) {
             return new DaemonLocation(Path.of(override).toAbsolutePath());
         }

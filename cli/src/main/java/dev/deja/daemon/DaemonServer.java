@@ -1,6 +1,7 @@
 package dev.deja.daemon;
 
-import dev.deja.check.internal.ScriptEvaluator;
+import dev.deja.check.Checker;
+import dev.deja.cli.Progress;
 import dev.deja.main.DejaCli;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -52,15 +53,6 @@ import jdk.net.UnixDomainPrincipal;
 public final class DaemonServer {
     static final Duration DEFAULT_IDLE = Duration.ofMinutes(30);
     static final Duration ABANDONED_GRACE = Duration.ofSeconds(10);
-
-    /** What the warm-up checks, to have the Python engine and a context ready before the first command. */
-    private static final String WARM_UP_SCRIPT = """
-            from deja import always
-
-            @always
-            def warm():
-                return True
-            """;
 
     /** The process's own standard error (the log), captured before any command's streams replace it. */
     private static final PrintStream LOG = System.err;
@@ -163,8 +155,8 @@ public final class DaemonServer {
     void startWarmUp() {
         warmUp = Thread.ofPlatform().daemon().name("deja-daemon-warm-up").start(() -> {
             long start = System.nanoTime();
-            try (ScriptEvaluator ignored = new ScriptEvaluator(WARM_UP_SCRIPT, "<warm-up>", Duration.ofSeconds(60),
-                    OutputStream.nullOutputStream())) {
+            try {
+                Checker.warmUp();
                 log(String.format(Locale.ROOT, "Python engine ready in %.1f s", (System.nanoTime() - start) / 1e9));
             } catch (RuntimeException e) {
                 log("warm-up failed (commands still run): " + e);
@@ -287,8 +279,10 @@ public final class DaemonServer {
         String previousAnsi = System.getProperty("picocli.ansi");
         System.setOut(out);
         System.setErr(err);
-        // picocli colours its messages when the console is a terminal: the client's console, not this process's.
+        // picocli colours its messages, and the progress is a bar, when the console is a terminal: the client's
+        // console, not this process's.
         System.setProperty("picocli.ansi", Boolean.toString(request.terminal()));
+        System.setProperty(Progress.CLIENT_TERMINAL, Boolean.toString(request.terminal()));
         try {
             return new Result(DejaCli.commandLine().execute(request.arguments().toArray(String[]::new)), false);
         } catch (Throwable t) {
@@ -301,6 +295,7 @@ public final class DaemonServer {
             err.flush();
             System.setOut(previousOut);
             System.setErr(previousErr);
+            System.clearProperty(Progress.CLIENT_TERMINAL);
             if (previousAnsi == null) {
                 System.clearProperty("picocli.ansi");
             } else {
