@@ -8,18 +8,22 @@ import dev.deja.trace.internal.Json;
 import dev.deja.trace.internal.Queues;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Iterator;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.NoSuchElementException;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
+import net.openhft.chronicle.wire.Wires;
 
 /**
  * The recorded log of one node: its manifest and its entries, read in order across incarnations.
@@ -48,9 +52,7 @@ public final class NodeLog {
         // command reasons about the entries of other nodes.
         for (NodeManifest.Incarnation incarnation : log.manifest.incarnations()) {
             Path queueDirectory = nodeDirectory.resolve(incarnation.queue());
-            if (log.hasQueue(incarnation, queueDirectory)) {
-                log.checkDataFiles(incarnation, queueDirectory);
-            }
+            log.hasReadableQueue(incarnation, queueDirectory);
         }
         return log;
     }
@@ -116,7 +118,7 @@ public final class NodeLog {
         long total = 0;
         for (NodeManifest.Incarnation incarnation : manifest.incarnations()) {
             Path queueDirectory = directory.resolve(incarnation.queue());
-            if (!hasQueue(incarnation, queueDirectory)) {
+            if (!hasReadableQueue(incarnation, queueDirectory)) {
                 continue;
             }
             try (SingleChronicleQueue queue = openQueue(incarnation, queueDirectory)) {
@@ -133,7 +135,7 @@ public final class NodeLog {
                             total += document.wire().bytes().readStopBit();
                         }
                     }
-                } catch (RuntimeException | InternalError e) {
+                } catch (Exception | InternalError e) {
                     throw damaged(incarnation, queueDirectory, -1, e);
                 }
             }
@@ -163,14 +165,13 @@ public final class NodeLog {
      * zeroed header reads as a queue without entries, and a header Chronicle cannot parse fails with a dump of bytes.
      */
     private SingleChronicleQueue openQueue(NodeManifest.Incarnation incarnation, Path queueDirectory) {
-        checkDataFiles(incarnation, queueDirectory);
         SingleChronicleQueue queue = null;
         try {
             queue = Queues.openReadOnly(queueDirectory);
             // Parses every data file's header now, so that damage there is named before any entry is read.
             queue.entryCount();
             return queue;
-        } catch (RuntimeException | InternalError e) {
+        } catch (Exception | InternalError e) {
             if (queue != null) {
                 queue.close();
             }
@@ -178,7 +179,16 @@ public final class NodeLog {
         }
     }
 
-    private void checkDataFiles(NodeManifest.Incarnation incarnation, Path queueDirectory) {
+    /**
+     * Whether {@code incarnation} has a queue to read, after checking it ({@link #hasQueue}, {@link #checkDataFiles}).
+     * The last incarnation, killed while its only data file was being made (empty, its header zeroed or not yet
+     * complete), has none; the same in any other place is damage.
+     */
+    private boolean hasReadableQueue(NodeManifest.Incarnation incarnation, Path queueDirectory) {
+        return hasQueue(incarnation, queueDirectory) && checkDataFiles(incarnation, queueDirectory);
+    }
+
+    private boolean checkDataFiles(NodeManifest.Incarnation incarnation, Path queueDirectory) {
         List<Path> files;
         try (Stream<Path> listed = Files.list(queueDirectory)) {
             files = listed.filter(f -> f.getFileName().toString().endsWith(".cq4")).sorted().toList();
@@ -186,12 +196,28 @@ public final class NodeLog {
             throw new TraceFormatException(queueDirectory + ": node " + manifest.node() + ", incarnation "
                     + incarnation.number() + ": cannot list the queue directory: " + e.getMessage(), e);
         }
+        boolean crashed = !incarnation.completed() && incarnation == manifest.lastIncarnation();
         for (Path file : files) {
             String what = headerProblem(file);
             if (what != null) {
+                if (crashed && files.size() == 1 && cutWhileCreated(file)) {
+                    return false;
+                }
                 throw new TraceFormatException(file + ": node " + manifest.node() + ", incarnation " + incarnation.number()
                         + ": " + what);
             }
+        }
+        return true;
+    }
+
+    /** Whether a data file looks like one whose creation a kill cut short: empty, or a header not (yet) written. */
+    private static boolean cutWhileCreated(Path file) {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer header = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+            channel.read(header, 0);
+            return channel.size() == 0 || header.position() < 4 || header.getInt(0) == 0 || (header.getInt(0) & 0x8000_0000) != 0;
+        } catch (IOException e) {
+            return false;
         }
     }
 
@@ -212,10 +238,44 @@ public final class NodeLog {
             if (header.getInt(0) == 0) {
                 return "the queue file's header is zeroed (no header at byte offset 0; " + size + " bytes)";
             }
-            return null;
+            return headerContentProblem(channel, header.order(ByteOrder.LITTLE_ENDIAN).getInt(0), size);
         } catch (IOException e) {
             return "cannot read the queue file: " + e.getMessage();
         }
+    }
+
+    /**
+     * What is wrong with the header document of a queue data file, or null. Chronicle trusts the positions it holds:
+     * a flipped bit in one made it map gigabytes past the end of a small file until the heap ran out. The header is
+     * read into the heap and decoded there, and every position in it must lie inside the file.
+     */
+    private static String headerContentProblem(FileChannel channel, int first, long size) throws IOException {
+        int length = first & 0x3FFF_FFFF;
+        if ((first & 0xC000_0000) != 0x4000_0000 || length < 8 || length > 1 << 20 || length + 4L > size) {
+            return "the queue file's header is damaged (its first word 0x" + Integer.toHexString(first) + " is no complete"
+                    + " header of at most " + Math.min(size - 4, 1 << 20) + " bytes; " + size + " bytes)";
+        }
+        ByteBuffer bytes = ByteBuffer.allocate(length + 4);
+        channel.read(bytes, 0);
+        String text;
+        try {
+            text = Wires.fromSizePrefixedBlobs(Bytes.wrapForRead(bytes.array()));
+        } catch (Exception | InternalError e) {
+            return "the queue file's header is damaged (it does not decode: " + e.getClass().getSimpleName() + "; " + size
+                    + " bytes)";
+        }
+        for (String field : List.of("writePosition", "index2Index")) {
+            Matcher value = Pattern.compile(field + ":\\s*\\[?\\s*(-?\\d+)").matcher(text);
+            if (!value.find()) {
+                return "the queue file's header is damaged (no " + field + "; " + size + " bytes)";
+            }
+            long position = Long.parseLong(value.group(1));
+            if (position < 0 || position >= size) {
+                return "the queue file's header is damaged (" + field + " " + position + " lies outside the file's "
+                        + size + " bytes)";
+            }
+        }
+        return null;
     }
 
     /**
@@ -362,7 +422,7 @@ public final class NodeLog {
                     }
                 } catch (TraceFormatException e) {
                     throw e;
-                } catch (RuntimeException | InternalError e) {
+                } catch (Exception | InternalError e) {
                     // A read past the end of a truncated, memory-mapped file, or Chronicle's own failure.
                     throw new TraceFormatException(damagedMessage(tailer.cycle(), e), e);
                 }
@@ -400,7 +460,7 @@ public final class NodeLog {
         private DocumentContext readingDocument() {
             try {
                 return tailer.readingDocument();
-            } catch (RuntimeException | InternalError e) {
+            } catch (Exception | InternalError e) {
                 int cycle = tailer.cycle();
                 throw new TraceFormatException(damagedMessage(cycle, e), e);
             }
@@ -429,7 +489,7 @@ public final class NodeLog {
             long indexed;
             try {
                 indexed = queue.entryCount();
-            } catch (RuntimeException | InternalError e) {
+            } catch (Exception | InternalError e) {
                 throw new TraceFormatException(damagedMessage(Integer.MIN_VALUE, e), e);
             }
             long allowed = incarnation.completed() ? 0 : 1;
@@ -449,8 +509,8 @@ public final class NodeLog {
             }
             NodeManifest.Incarnation incarnation = manifest.incarnations().get(incarnationIndex);
             queueDirectory = directory.resolve(incarnation.queue());
-            if (!hasQueue(incarnation, queueDirectory)) {
-                // The last incarnation, killed before its queue directory was created: no entries.
+            if (!hasReadableQueue(incarnation, queueDirectory)) {
+                // The last incarnation, killed before its queue (or its only data file) was made: no entries.
                 return openNextIncarnation();
             }
             documentsRead = 0;

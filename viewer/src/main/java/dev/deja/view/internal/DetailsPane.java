@@ -29,6 +29,7 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
+import javafx.scene.text.Font;
 
 /**
  * The selected event in detail, in three parts one above the other that the user can resize: the event and
@@ -94,6 +95,12 @@ final class DetailsPane implements AutoCloseable {
         tablesTree.setId("tables-tree");
         tablesTree.setShowRoot(false);
         tablesTree.setCellFactory(view -> new DiffCell());
+        // Cells of one known height: scrolling to a row then lands on the same pixel every time (with estimated
+        // heights it depends on when the cells were laid out).
+        double cellHeight = Math.round(Font.getDefault().getSize() * 1.7);
+        for (TreeView<?> tree : List.of(eventTree, stateTree, tablesTree)) {
+            tree.setFixedCellSize(cellHeight);
+        }
         allRows.setId("tables-all");
         allRows.setTooltip(new Tooltip("Show every node's rows (for predicates over all nodes), not only the selected "
                 + "node's (A)"));
