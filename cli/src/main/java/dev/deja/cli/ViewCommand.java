@@ -51,11 +51,13 @@ public final class ViewCommand implements Callable<Integer> {
             description = "Write the graph to this PNG file instead of opening a window (no display needed).")
     Path png;
 
-    @Option(names = "--from", paramLabel = "POS", description = "First position in the picture (default: the start, or --at minus 100).")
-    Integer from;
+    @Option(names = "--from", paramLabel = "POS", converter = Converters.Position.class,
+            description = "First position in the picture (default: the start, or --at minus 100).")
+    Long from;
 
-    @Option(names = "--to", paramLabel = "POS", description = "Last position in the picture (default: the end, or --at plus 40).")
-    Integer to;
+    @Option(names = "--to", paramLabel = "POS", converter = Converters.Position.class,
+            description = "Last position in the picture (default: the end, or --at plus 40).")
+    Long to;
 
     @Option(names = "--width", paramLabel = "PIXELS", description = "Width of the picture (default: about 10 pixels a position, 640 to 2400).")
     Integer width;
@@ -130,8 +132,9 @@ public final class ViewCommand implements Callable<Integer> {
             return 0;
         }
         int last = model.size() - 1;
-        int first = from != null ? from : at != null ? Math.max(0, at - BEFORE_AT) : 0;
-        int end = to != null ? Math.min(to, last) : at != null ? Math.min(last, Math.max(first, at) + AFTER_AT) : last;
+        // Positions are longs everywhere (Converters.Position); a picture's range is within an int-sized trace.
+        int first = from != null ? (int) Math.min(from, Integer.MAX_VALUE) : at != null ? Math.max(0, at - BEFORE_AT) : 0;
+        int end = to != null ? (int) Math.min(to, last) : at != null ? Math.min(last, Math.max(first, at) + AFTER_AT) : last;
         requirePosition("--from", first, model);
         if (end < first) {
             throw new IllegalArgumentException("--to " + end + " is before --from " + first);
