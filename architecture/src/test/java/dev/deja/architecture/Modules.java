@@ -15,8 +15,8 @@ import java.util.regex.Pattern;
  */
 final class Modules {
     /** Lowest first: a module may use the modules before it and is used only by the modules after it. */
-    static final List<String> ORDER = List.of("recorder", "replayer", "examples", "checker", "explorer", "viewer", "cli",
-            "bench");
+    static final List<String> ORDER = List.of("recorder", "replayer", "examples", "checker", "explorer", "junit",
+            "viewer", "cli", "bench");
 
     /** The modules whose main code may use the examples; every other module above them uses them only in tests. */
     static final Set<String> EXAMPLE_USERS = Set.of("cli", "bench");

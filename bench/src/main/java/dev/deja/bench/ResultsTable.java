@@ -1,6 +1,7 @@
 package dev.deja.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.deja.text.TextTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -17,28 +18,13 @@ final class ResultsTable {
         table.fill(results);
         StringBuilder out = new StringBuilder();
         out.append(machineLine(results)).append("\n\n");
-        int[] widths = new int[5];
-        for (String[] row : table.rows) {
-            for (int i = 0; i < row.length; i++) {
-                widths[i] = Math.max(widths[i], row[i].length());
-            }
+        String[] headers = table.rows.getFirst();
+        TextTable markdown = TextTable.withColumns(headers);
+        for (int i = 1; i < headers.length; i++) {
+            markdown.align(i, TextTable.Alignment.RIGHT);
         }
-        for (int r = 0; r < table.rows.size(); r++) {
-            String[] row = table.rows.get(r);
-            out.append('|');
-            for (int i = 0; i < row.length; i++) {
-                String cell = i == 0 ? pad(row[i], widths[i]) : padLeft(row[i], widths[i]);
-                out.append(' ').append(cell).append(" |");
-            }
-            out.append('\n');
-            if (r == 0) {
-                out.append('|');
-                for (int i = 0; i < row.length; i++) {
-                    out.append(i == 0 ? "-".repeat(widths[i] + 2) : "-".repeat(widths[i] + 1) + ":").append('|');
-                }
-                out.append('\n');
-            }
-        }
+        table.rows.subList(1, table.rows.size()).forEach(row -> markdown.row((Object[]) row));
+        out.append(markdown.renderMarkdown());
         return out.toString();
     }
 
@@ -113,6 +99,26 @@ final class ResultsTable {
             }
             r.path("recheck_from_history_speedup").path("per_example").properties().forEach(e ->
                     summary("  full check / re-check from history (" + e.getKey() + ")", e.getValue(), "x", ""));
+            r.path("recheck_from_history_speedup").path("per_example").properties().forEach(e ->
+                    summary("  full check / re-check, one predicate edited (" + e.getKey() + ")",
+                            e.getValue().path("full_check_over_edited_recheck"), "x", ">= 10 x"));
+            r.path("one_shot_check").properties().forEach(e -> {
+                if (!e.getValue().isObject()) {
+                    single("  one-shot deja check (" + e.getKey() + ")", e.getValue().asText());
+                    return;
+                }
+                String events = count(e.getValue().path("events_checked").asLong()) + " events";
+                for (String mode : new String[] {"cold", "warm"}) {
+                    JsonNode side = e.getValue().path(mode);
+                    String engine = mode.equals("cold") ? "new JVM" : "warm engine";
+                    summary("  one-shot full check, " + engine + " (" + e.getKey() + ", " + events + ")",
+                            side.path("full_check"), "s", mode.equals("cold") ? "< 3 s" : "");
+                    summary("  one-shot re-check, nothing edited, " + engine + " (" + e.getKey() + ")",
+                            side.path("re-check_nothing_edited"), "s", mode.equals("warm") ? "< 1 s at 50,000 events" : "");
+                    summary("  one-shot re-check, one predicate edited, " + engine + " (" + e.getKey() + ")",
+                            side.path("re-check_one_predicate_edited"), "s", "");
+                }
+            });
             r.path("json_dump_baseline").properties().forEach(e -> {
                 if (e.getValue().isObject()) {
                     summary("  JSON dumps + CPython / deja check (" + e.getKey() + "), time", e.getValue(), "x", "");
@@ -198,13 +204,5 @@ final class ResultsTable {
 
     private static String count(long n) {
         return String.format(Locale.ROOT, "%,d", n);
-    }
-
-    private static String pad(String s, int width) {
-        return s + " ".repeat(width - s.length());
-    }
-
-    private static String padLeft(String s, int width) {
-        return " ".repeat(width - s.length()) + s;
     }
 }

@@ -130,6 +130,18 @@ public final class Checker {
     }
 
     /**
+     * Prepares this process's Python engine and one context, which the next check takes over (what a long-lived
+     * process, such as the warm engine of {@code deja daemon}, does before its first check).
+     */
+    public static void warmUp() {
+        String script = "from deja import always\n\n@always\ndef warm():\n    return True\n";
+        try (ScriptEvaluator ignored = new ScriptEvaluator(script, "<warm-up>", Duration.ofSeconds(60),
+                OutputStream.nullOutputStream())) {
+            // Closing gives the context back for the next check.
+        }
+    }
+
+    /**
      * Checks {@code trace} with the script at {@code script}, writing the state through {@code history}.
      *
      * @throws ScriptException          if the script cannot be loaded (before any replay)

@@ -324,13 +324,17 @@ class Predicate:
         # witness itself. A boolean predicate that is false has one witness, None.
         self.witnesses = {}
         # Whether each aux function takes the witness as its argument.
-        self.aux_takes_witness = [_takes_witness(a) for a in self.aux]
+        self.aux_takes_witness = []
+        for a in self.aux:
+            self.aux_takes_witness.append(_deja_setup_takes_witness(a))
+        self.erred = False     # raised or timed out at its last evaluation
         # An eventually predicate's spans, one per witness: open from the witness's appearance to its
         # disappearance (errors do not end them), and their aux values after the latest event of the span, by
         # serial number, which a span's end reports.
         self.span_open = False
         self.latest_aux = {}
         self.ended_aux = {}    # spans ended at this event: their latest aux, until the checker takes it
+        self.last_ended_aux = None   # the latest aux of the span that ended last (for callers without serials)
         # When every aux value is a derived value, latest_aux changes only when one of them does: the watch is
         # among their readers and is marked dirty then. Otherwise (None) latest_aux is taken after every event.
         self.aux_watch = None
@@ -353,7 +357,7 @@ class Predicate:
         return "<%s %s>" % (self.kind, self.name)
 
 
-def _takes_witness(a):
+def _deja_setup_takes_witness(a):
     """Whether an aux function takes the witness as its one argument (a derived value never does)."""
     if isinstance(a, Derived):
         return False
@@ -869,8 +873,16 @@ def _evaluate():
         if error is not None:
             _finding((i, "E", error, None, 0))
             p.failing = True
+            p.erred = True
             continue
         before = p.witnesses
+        if p.erred:
+            # It runs again after raising or timing out: holding now is news too.
+            p.erred = False
+            if not now_failing and not before:
+                _finding((i, "T", "", None, 0))
+                p.failing = False
+                continue
         if not now_failing and not before:
             p.failing = False
             continue
@@ -878,7 +890,7 @@ def _evaluate():
         for key in [k for k in before if k not in now_failing]:
             serial, _ = before.pop(key)
             if p.kind == "eventually":
-                p.ended_aux[serial] = p.latest_aux.pop(serial, None)
+                p.ended_aux[serial] = p.last_ended_aux = p.latest_aux.pop(serial, None)
             _finding((i, "T", "", None, serial))
         for key, w in now_failing.items():
             if key not in before:
@@ -971,6 +983,7 @@ def _abandoned():
         if p.name == name:
             _link(p, read)
             p.failing = True
+            p.erred = True
     return name
 
 
@@ -992,9 +1005,10 @@ def _latest_aux(index, serial):
     p = _registry.predicates[index]
     if serial in p.ended_aux:
         return p.ended_aux.pop(serial) or {}
-    if serial == 0:  # any span's (callers that know of no witness)
+    if serial == 0:  # any open span's, else the one that ended last (callers that know of no witness)
         for values in p.latest_aux.values():
             return values or {}
+        return p.last_ended_aux or {}
     return p.latest_aux.get(serial) or {}
 
 

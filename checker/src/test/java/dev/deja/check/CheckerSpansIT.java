@@ -66,6 +66,32 @@ class CheckerSpansIT {
         assertThat(CheckReport.read(json)).isEqualTo(report);
     }
 
+    @Test
+    void forall_returned_givesEachFailingRowItsOwnSpan() throws Exception {
+        ExampleRuns.Run run = ExampleRuns.simulate(temporary, "paxos", 5, Optional.empty(), 1, settings -> settings);
+        Path script = Files.writeString(temporary.resolve("rows.py"), """
+                from deja import table, eventually, forall, event
+                Agent = table("Agent", cls="dev.deja.examples.paxos.PaxosNode", columns=["accepted_value"])
+
+                def node_of(row):
+                    return row.node
+
+                @eventually(aux=[node_of])
+                def every_agent_accepted():
+                    return forall(Agent, lambda a: a.accepted_value is not None)
+                """);
+        CheckReport report = Checker.check(run.trace(), script,
+                Checker.Options.defaults().withScriptOutput(OutputStream.nullOutputStream()), new InMemoryStateHistory());
+        List<Violation> spans = ExampleRuns.findings(report, "every_agent_accepted");
+        // One span per agent row, named by table, node and oid, with the aux value of its own row.
+        assertThat(spans).as(run.command()).hasSize(5);
+        assertThat(spans).extracting(v -> (String) v.witness()).allMatch(w -> w.matches("Agent\\[n[1-5]:\\d+]"))
+                .doesNotHaveDuplicates();
+        for (Violation span : spans) {
+            assertThat((String) span.witness()).startsWith("Agent[" + span.aux().get("node_of") + ":");
+        }
+    }
+
     /** The positions of the merged entries that began a handler: the checker's events, found by a plain replay. */
     private static List<Long> handlerPositions(Path trace) {
         List<Long> positions = new ArrayList<>();

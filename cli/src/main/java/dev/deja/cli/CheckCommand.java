@@ -84,6 +84,9 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--classpath", paramLabel = "JARS", description = UserClasspath.DESCRIPTION)
     String classpath;
 
+    @CommandLine.Mixin
+    NoDaemonOption noDaemon;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -116,32 +119,38 @@ public final class CheckCommand implements Callable<Integer> {
         } catch (CheckDatabaseException e) {
             throw new UsageException(e.getMessage(), e);
         }
-        // Once per run, whatever the outcome: how fast predicates can be depends on it (about 20x).
-        if (Checker.pythonJit()) {
-            err.println("deja check: Python predicates are compiled (Graal JIT on)");
-            err.flush();
-        }
         try (StateHistory history = opened) {
             int status = checkOnce(history, err);
             if (!watch) {
                 return status;
             }
             FileTime seen = Files.getLastModifiedTime(script);
+            String checkedText = Files.readString(script);
             err.println("deja check: watching " + script + " (Ctrl-C ends)");
             while (true) {
                 Thread.sleep(300);
                 FileTime now = Files.getLastModifiedTime(script);
                 if (!now.equals(seen)) {
                     seen = now;
+                    String text = Files.readString(script);
+                    CheckReport previous = lastReport;
                     System.out.println();
+                    long startNanos = System.nanoTime();
                     checkOnce(history, err);
+                    // What this save changed: declarations, findings, time.
+                    WatchDiff.print(checkedText, text, previous, lastReport, System.nanoTime() - startNanos, err);
+                    checkedText = text;
                     err.println("deja check: watching " + script + " (Ctrl-C ends)");
                 }
             }
         }
     }
 
+    /** The report of the latest check of this command, null if it failed; what --watch compares the next with. */
+    private CheckReport lastReport;
+
     private int checkOnce(StateHistory history, PrintWriter err) {
+        lastReport = null;
         List<Threshold> parsedThresholds;
         try {
             parsedThresholds = thresholds.stream().map(Threshold::parse).toList();
@@ -181,6 +190,7 @@ public final class CheckCommand implements Callable<Integer> {
         }
         progress.close();
         report = report.classified(parsedThresholds);
+        lastReport = report;
         try {
             // One truth: deja sql and deja view show the findings this command prints, classified as here.
             history.replaceViolations(report.violations());
@@ -193,11 +203,18 @@ public final class CheckCommand implements Callable<Integer> {
             json.write(report);
         }
         print(report, json.toStandardOutput() ? System.err : System.out);
-        err.printf(Locale.ROOT, "deja check: %s in %.2f s%n", report.fromHistory()
+        // Once per run (not again on each --watch re-check): how fast predicates run depends on it, about 20x.
+        String engine = engineSaid ? "" : Checker.pythonJit() ? "; Python predicates compiled by the Graal JIT"
+                : "; Python predicates interpreted (no Graal JIT in this JVM)";
+        engineSaid = true;
+        err.printf(Locale.ROOT, "deja check: %s in %.2f s%s%n", report.fromHistory()
                 ? "evaluated from the stored state history (tables unchanged, no replay)" : "replayed the trace",
-                (System.nanoTime() - startNanos) / 1e9);
+                (System.nanoTime() - startNanos) / 1e9, engine);
         return report.counted() > 0 ? ExitCodes.FINDINGS : ExitCodes.OK;
     }
+
+    /** Whether this run said whether the Python JIT is on. */
+    private boolean engineSaid;
 
     /** Whether a finding makes the check fail: everything but an eventually-span that closed or one screened out. */
     static boolean fails(Violation violation) {
@@ -243,7 +260,7 @@ public final class CheckCommand implements Callable<Integer> {
         long failing = report.counted();
         String screened = report.screenedOut() == 0 ? "" : String.format(Locale.ROOT, " (%d screened out below %s)",
                 report.screenedOut(), String.join(", ", report.thresholds()));
-        out.printf(Locale.ROOT, "checked %d events: %s%s%n", report.eventsChecked(),
+        out.printf(Locale.ROOT, "checked %d handler calls: %s%s%n", report.eventsChecked(),
                 failing == 0 ? "no violations" : failing + (failing == 1 ? " violation" : " violations"), screened);
         out.flush();
     }

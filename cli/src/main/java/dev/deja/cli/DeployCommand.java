@@ -36,8 +36,8 @@ import picocli.CommandLine.Parameters;
                 + "plus the workload client in this process; inject faults; record every node into one trace."},
         footer = {"", "Examples:", "  ./deja deploy paxos --nodes 5 --drop 0.2 --bug latest-response --out traces/paxos",
                 "  ./deja deploy paxos --nodes 3 --kill n2@1s --restart n2@2s --duration 5s --out traces/crash",
-                "  ./deja deploy --cluster cluster.json --classpath target/classes --kill n2@1s --restart n2@2s "
-                        + "--out traces/mine"})
+                "  ./deja deploy --cluster cluster.json --classpath target/classes \\",
+                "      --kill n2@1s --restart n2@2s --out traces/mine"})
 public final class DeployCommand implements Callable<Integer> {
     @Parameters(paramLabel = "EXAMPLE", arity = "0..1", completionCandidates = ExampleNames.class,
             description = "The example to run: ${COMPLETION-CANDIDATES} (see 'deja examples'); or give --cluster.")

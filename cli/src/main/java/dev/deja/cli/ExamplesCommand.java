@@ -2,6 +2,7 @@ package dev.deja.cli;
 
 import dev.deja.examples.Example;
 import dev.deja.examples.Examples;
+import dev.deja.text.TextTable;
 import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -44,16 +45,17 @@ public final class ExamplesCommand implements Runnable {
 
     @Override
     public void run() {
+        // One table, so that a long bug name widens its column instead of running into the description.
+        TextTable table = TextTable.withColumns("EXAMPLE", "OPTION", "WHAT");
         for (Example example : Examples.all()) {
-            System.out.printf("%-12s %s (default %d nodes)%n", example.name(), example.description(),
-                    example.defaultNodes());
+            table.row(example.name(), "", example.description() + " (default " + example.defaultNodes() + " nodes)");
             example.bugs().forEach((bug, description) -> {
-                System.out.printf("  --bug %-20s %s%n", bug, description);
-                shownBy(example, bug).ifPresent(command -> System.out.printf("      shown by: %s%n", command));
+                table.row("", "--bug " + bug, description);
+                shownBy(example, bug).ifPresent(command -> table.note("shown by: " + command));
             });
-            example.arguments().forEach((argument, description) -> System.out.printf("  --arg %-20s %s%n", argument,
-                    description));
+            example.arguments().forEach((argument, description) -> table.row("", "--arg " + argument, description));
         }
+        System.out.print(table.render());
     }
 
     /** The command that shows {@code bug} of {@code example}, if one is known. */

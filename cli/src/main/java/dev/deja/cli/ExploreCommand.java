@@ -46,9 +46,12 @@ import picocli.CommandLine.Parameters;
                 + "('deja simulate ... --schedule FILE' writes the same trace again).",
                 "Exit status: 0 no violation, 1 a predicate was violated (or failed), 2 an error."},
         footer = {"", "Examples:",
-                "  deja explore paxos --nodes 3 --bug latest-response --script scripts/paxos.py --strategy pos --paths 2000 --out explore/paxos",
-                "  deja explore paxos --nodes 3 --script scripts/paxos.py --strategy dpor --max-drops 1 --out explore/dpor",
-                "  deja explore --cluster cluster.json --classpath app.jar --script my.py --budget 10m --out explore/mine"})
+                "  ./deja explore paxos --nodes 3 --bug latest-response --script scripts/paxos.py --strategy pos \\",
+                "      --paths 2000 --out explore/paxos",
+                "  ./deja explore paxos --nodes 3 --script scripts/paxos.py --strategy dpor --max-drops 1 \\",
+                "      --out explore/dpor",
+                "  ./deja explore --cluster cluster.json --classpath app.jar --script my.py --budget 10m \\",
+                "      --out explore/mine"})
 public final class ExploreCommand implements Callable<Integer> {
     @Parameters(paramLabel = "EXAMPLE", arity = "0..1", completionCandidates = DeployCommand.ExampleNames.class,
             description = "The example to explore: ${COMPLETION-CANDIDATES} (see 'deja examples'); or give --cluster.")
@@ -161,12 +164,8 @@ public final class ExploreCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try {
-            return explore();
-        } catch (IllegalArgumentException | UncheckedIOException e) {
-            System.err.println("deja explore: " + e.getMessage());
-            return 2;
-        }
+        // A bad example, cluster file or script ends in one line and exit code 2 (CommandLines).
+        return explore();
     }
 
     private int explore() {

@@ -15,10 +15,10 @@ import picocli.CommandLine.Parameters;
 /** Writes a minimal project of the user's own to start from. */
 @Command(name = "new", mixinStandardHelpOptions = true,
         description = {"Write a minimal Deja project into DIR: a replicated counter (node, client, messages), a cluster "
-                + "file, a predicate script and a JUnit 5 test (@DejaTest) that simulates the cluster over 20 seeds and "
+                + "file, a predicate script and a JUnit 5 test (@DejaTest) that simulates the cluster over 10 seeds and "
                 + "checks it. It builds and passes with 'mvn test' once Deja is installed in the local Maven repository "
                 + "('mvn install -DskipTests' in Deja's checkout)."},
-        footer = {"", "Example:", "  deja new counter && cd counter && mvn -q test"})
+        footer = {"", "Example:", "  ./deja new counter && cd counter && mvn -q test"})
 public final class NewCommand implements Callable<Integer> {
     /** Resource name under {@code dev/deja/cli/project/} to the path it is written to. */
     private static final Map<String, String> FILES = new LinkedHashMap<>();
@@ -59,7 +59,7 @@ public final class NewCommand implements Callable<Integer> {
             }
             System.out.println("deja: wrote " + target);
         }
-        System.out.println("deja: next: cd " + directory + " && mvn -q test   (20 simulated runs, each checked with "
+        System.out.println("deja: next: cd " + directory + " && mvn -q test   (10 simulated runs, each checked with "
                 + "predicates.py)");
         return 0;
     }

@@ -3,13 +3,16 @@ package dev.deja.cli;
 import java.io.Console;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBarRenderer;
 import me.tongfei.progressbar.ProgressBarStyle;
+import me.tongfei.progressbar.ProgressState;
 
 /**
  * The progress of a long step, on standard error, the same in every command. On a terminal: a bar with the count,
@@ -74,6 +77,10 @@ public final class Progress implements AutoCloseable {
         if (mode == Mode.BAR) {
             builder.continuousUpdate();
         }
+        if (mode == Mode.PLAIN || total < 0) {
+            // A bar means nothing in a log, nor without a total: the figures alone, in words.
+            builder.setRenderer(new Figures(unit));
+        }
         return new Progress(builder.build());
     }
 
@@ -85,9 +92,17 @@ public final class Progress implements AutoCloseable {
         if ("plain".equalsIgnoreCase(forced)) {
             return Mode.PLAIN;
         }
+        // The warm engine runs commands for a client whose console is not this process's: it says which it is.
+        String clientTerminal = System.getProperty(CLIENT_TERMINAL);
+        if (clientTerminal != null) {
+            return Boolean.parseBoolean(clientTerminal) ? Mode.BAR : Mode.PLAIN;
+        }
         Console console = System.console();
         return console != null && console.isTerminal() ? Mode.BAR : Mode.PLAIN;
     }
+
+    /** The system property by which the warm engine says whether its client's console is a terminal. */
+    public static final String CLIENT_TERMINAL = "deja.client.terminal";
 
     /** Sets the count done so far. */
     public Progress stepTo(long done) {
@@ -125,6 +140,41 @@ public final class Progress implements AutoCloseable {
     public void close() {
         if (bar != null) {
             bar.close();
+        }
+    }
+
+    /** The progress as figures: {@code check: 1,234 of 5,000 events (24%), 410 events/s, 3 s elapsed, about 9 s left}. */
+    record Figures(String unit) implements ProgressBarRenderer {
+        @Override
+        public String render(ProgressState state, int maxLength) {
+            long current = state.getCurrent();
+            long max = state.getMax();
+            double seconds = state.getElapsedAfterStart().toMillis() / 1000.0;
+            StringBuilder line = new StringBuilder(state.getTaskName()).append(": ");
+            line.append(String.format(Locale.ROOT, "%,d", current));
+            if (!state.isIndefinite() && max > 0) {
+                line.append(String.format(Locale.ROOT, " of %,d %s (%d%%)", max, unit, current * 100 / max));
+            } else {
+                line.append(' ').append(unit);
+            }
+            if (seconds > 0) {
+                double rate = current / seconds;
+                line.append(String.format(Locale.ROOT, ", %,.0f %s/s, %s elapsed", rate, unit, duration(seconds)));
+                if (!state.isIndefinite() && max > current && rate > 0) {
+                    line.append(", about ").append(duration((max - current) / rate)).append(" left");
+                }
+            }
+            String extra = state.getExtraMessage();
+            if (extra != null && !extra.isEmpty()) {
+                line.append(" (").append(extra).append(')');
+            }
+            return line.length() > maxLength && maxLength > 0 ? line.substring(0, maxLength) : line.toString();
+        }
+
+        private static String duration(double seconds) {
+            long whole = Math.round(seconds);
+            return whole < 60 ? whole + " s" : whole < 3600 ? String.format(Locale.ROOT, "%d min %02d s", whole / 60, whole % 60)
+                    : String.format(Locale.ROOT, "%d h %02d min", whole / 3600, whole % 3600 / 60);
         }
     }
 

@@ -99,8 +99,9 @@ public final class ReplayCommand implements Callable<Integer> {
         for (Divergence divergence : result.divergences()) {
             out.print(divergence.describe());
         }
-        out.printf(Locale.ROOT, "replayed %d events of %d nodes in %.2f s (%.0f events/s), divergences: %d%n",
-                result.entries(), result.nodes(), result.elapsed().toNanos() / 1e9, result.entriesPerSecond(),
+        // The same words and numbers as deja check: handler calls (what check evaluates), then all entries.
+        out.printf(Locale.ROOT, "replayed %d handler calls (%d entries) of %d nodes in %.2f s (%.0f entries/s), "
+                        + "divergences: %d%n", result.handlerCalls(), result.entries(), result.nodes(), result.elapsed().toNanos() / 1e9, result.entriesPerSecond(),
                 result.divergences().size());
         Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("trace", trace.toString());

@@ -38,9 +38,12 @@ import picocli.CommandLine.Parameters;
                 + "message loss, duplication, delay, partitions, crashes, random draws) drawn from one seed, and "
                 + "write a trace in the same format as 'deploy'. The same seed and options give the same trace, byte for byte."},
         footer = {"", "Examples:",
-                "  ./deja simulate paxos --nodes 7 --bug latest-response --seed 22 --drop 0.3 --delay 1ms..100ms --out traces/sim",
-                "  ./deja simulate paxos --seed 3 --crash-rate 0.01 --partition 'n1,n2|n3,n4,n5@1s..3s' --out traces/part",
-                "  ./deja simulate --cluster cluster.json --classpath target/classes --seed 5 --drop 0.1 --out traces/sim"})
+                "  ./deja simulate paxos --nodes 7 --bug latest-response --seed 22 --drop 0.3 --delay 1ms..100ms \\",
+                "      --out traces/sim",
+                "  ./deja simulate paxos --seed 3 --crash-rate 0.01 --partition 'n1,n2|n3,n4,n5@1s..3s' \\",
+                "      --out traces/part",
+                "  ./deja simulate --cluster cluster.json --classpath target/classes --seed 5 --drop 0.1 \\",
+                "      --out traces/sim"})
 public final class SimulateCommand implements Callable<Integer> {
     @Parameters(paramLabel = "EXAMPLE", arity = "0..1", completionCandidates = DeployCommand.ExampleNames.class,
             description = "The example to simulate: ${COMPLETION-CANDIDATES} (see 'deja examples'); or give --cluster.")

@@ -4,6 +4,7 @@ import dev.deja.check.Violation;
 import dev.deja.check.store.CheckDatabaseException;
 import dev.deja.check.store.H2StateHistory;
 import dev.deja.node.NodeId;
+import dev.deja.view.DisplayUnavailableException;
 import dev.deja.view.EventFilter;
 import dev.deja.view.PictureSettings;
 import dev.deja.check.Threshold;
@@ -46,14 +47,17 @@ public final class ViewCommand implements Callable<Integer> {
     @Parameters(paramLabel = "TRACE", description = "The trace directory.")
     Path trace;
 
-    @Option(names = "--png", paramLabel = "FILE", description = "Write the graph to this PNG file instead of opening a window.")
+    @Option(names = {"--png", "--out"}, paramLabel = "FILE",
+            description = "Write the graph to this PNG file instead of opening a window (no display needed).")
     Path png;
 
-    @Option(names = "--from", paramLabel = "POS", description = "First position in the picture (default: the start, or --at minus 100).")
-    Integer from;
+    @Option(names = "--from", paramLabel = "POS", converter = Converters.Position.class,
+            description = "First position in the picture (default: the start, or --at minus 100).")
+    Long from;
 
-    @Option(names = "--to", paramLabel = "POS", description = "Last position in the picture (default: the end, or --at plus 40).")
-    Integer to;
+    @Option(names = "--to", paramLabel = "POS", converter = Converters.Position.class,
+            description = "Last position in the picture (default: the end, or --at plus 40).")
+    Long to;
 
     @Option(names = "--width", paramLabel = "PIXELS", description = "Width of the picture (default: about 10 pixels a position, 640 to 2400).")
     Integer width;
@@ -88,6 +92,9 @@ public final class ViewCommand implements Callable<Integer> {
     @Option(names = "--classpath", paramLabel = "JARS", description = UserClasspath.DESCRIPTION)
     String classpath;
 
+    @CommandLine.Mixin
+    NoDaemonOption noDaemon;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -96,8 +103,16 @@ public final class ViewCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<Threshold> parsedThresholds = thresholds.stream().map(Threshold::parse).toList();
         if (png == null && !Viewer.displayAvailable()) {
-            throw new IllegalArgumentException("no display to open a window on (DISPLAY is not set); write a picture "
-                    + "instead with --png FILE");
+            throw new IllegalArgumentException("cannot open a window: no display (DISPLAY is not set); "
+                    + Viewer.windowRequirement() + "; or write a picture instead with --png FILE");
+        }
+        if (png == null) {
+            try {
+                Viewer.startDisplay(); // before reading the trace: a machine without a toolkit is told at once
+            } catch (DisplayUnavailableException e) {
+                err.println("deja view: " + e.getMessage() + "; or write a picture instead with --png FILE");
+                return ExitCodes.USAGE;
+            }
         }
         long start = System.nanoTime();
         TraceModel model = TraceModel.open(trace);
@@ -117,8 +132,9 @@ public final class ViewCommand implements Callable<Integer> {
             return 0;
         }
         int last = model.size() - 1;
-        int first = from != null ? from : at != null ? Math.max(0, at - BEFORE_AT) : 0;
-        int end = to != null ? Math.min(to, last) : at != null ? Math.min(last, Math.max(first, at) + AFTER_AT) : last;
+        // Positions are longs everywhere (Converters.Position); a picture's range is within an int-sized trace.
+        int first = from != null ? (int) Math.min(from, Integer.MAX_VALUE) : at != null ? Math.max(0, at - BEFORE_AT) : 0;
+        int end = to != null ? (int) Math.min(to, last) : at != null ? Math.min(last, Math.max(first, at) + AFTER_AT) : last;
         requirePosition("--from", first, model);
         if (end < first) {
             throw new IllegalArgumentException("--to " + end + " is before --from " + first);

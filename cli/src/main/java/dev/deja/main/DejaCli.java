@@ -2,6 +2,7 @@ package dev.deja.main;
 
 import dev.deja.cli.CheckCommand;
 import dev.deja.cli.ContributedCommand;
+import dev.deja.cli.DaemonCommand;
 import dev.deja.cli.DemoCommand;
 import dev.deja.cli.DeployCommand;
 import dev.deja.cli.DumpCommand;
@@ -40,6 +41,7 @@ import picocli.CommandLine.Command;
                 WhyCommand.class,
                 ExportCommand.class,
                 NodeCommand.class,
+                DaemonCommand.class,
                 ExamplesCommand.class,
                 NewCommand.class, HelpCommand.class})
 public final class DejaCli implements Runnable {

@@ -53,6 +53,19 @@ class CheckCommandIT {
     }
 
     @Test
+    void replayAndCheck_ofOneTrace_countTheSameHandlerCalls() {
+        String replayed = CliRun.run("replay", clean.toString()).out();
+        String checked = CliRun.run("check", clean.toString(), SCRIPT).out();
+        java.util.regex.Matcher replayCount = java.util.regex.Pattern.compile("replayed (\\d+) handler calls \\((\\d+) entries\\)")
+                .matcher(replayed);
+        java.util.regex.Matcher checkCount = java.util.regex.Pattern.compile("checked (\\d+) handler calls:").matcher(checked);
+        assertThat(replayCount.find()).as(replayed).isTrue();
+        assertThat(checkCount.find()).as(checked).isTrue();
+        assertThat(checkCount.group(1)).isEqualTo(replayCount.group(1));
+        assertThat(Long.parseLong(replayCount.group(2))).isGreaterThan(Long.parseLong(replayCount.group(1)));
+    }
+
+    @Test
     void check_ofTheCleanRun_exitsZero() throws Exception {
         CliRun.Output output = CliRun.run("check", clean.toString(), SCRIPT);
         assertThat(output.status()).as(output.err()).isZero();

@@ -146,7 +146,7 @@ class CheckHistoryCommandIT {
             }
         });
         try {
-            assertThat(awaitLine(lines, "checked 2455 events: 1 violation")).isTrue();
+            assertThat(awaitLine(lines, "checked 2455 handler calls: 1 violation")).isTrue();
             assertThat(awaitLine(lines, "deja check: watching")).isTrue();
             Files.writeString(script, Files.readString(script).replace("def global_consistency", "def agreement"));
             assertThat(awaitLine(lines, "agreement")).as("the re-check after saving names the renamed predicate").isTrue();

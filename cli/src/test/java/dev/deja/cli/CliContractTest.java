@@ -30,10 +30,12 @@ class CliContractTest {
     private static final String SCRATCH = "{scratch}";
     /** The placeholder for an existing, readable file. */
     private static final String EXISTING = "{existing}";
+    /** The placeholder for a directory that holds files. */
+    private static final String NON_EMPTY = "{non-empty}";
 
     /**
-     * Arguments naming an input that does not exist, for commands whose first positional parameter is not a trace
-     * or an example, or that need more than it.
+     * Arguments naming an input that does not exist (or, for a command that only writes, an output that already
+     * holds files), for commands whose first positional parameter is not a trace or an example, or that need more.
      */
     private static final Map<String, List<String>> BAD_INPUT = Map.of(
             "check", List.of(MISSING, EXISTING),
@@ -42,7 +44,9 @@ class CliContractTest {
             "export", List.of(MISSING, "--shiviz", SCRATCH + ".log"),
             "demo", List.of("--script", MISSING, "--out", SCRATCH),
             "node", List.of("--cluster", MISSING, "--node", "n1"),
-            "bench", List.of("--show", MISSING));
+            "bench", List.of("--show", MISSING),
+            "new", List.of(NON_EMPTY),
+            "why", List.of(MISSING, "--finding", "1"));
 
     /** Commands that read nothing the user names, so they have no bad input. */
     private static final List<String> NO_INPUT = List.of("examples", "help");
@@ -84,7 +88,8 @@ class CliContractTest {
         for (String arg : badInput(command)) {
             args.add(arg.replace(MISSING, scratch.resolve("no-such-trace").toString())
                     .replace(SCRATCH, scratch.resolve("out").toString())
-                    .replace(EXISTING, scratch.resolve("existing.py").toString()));
+                    .replace(EXISTING, scratch.resolve("existing.py").toString())
+                    .replace(NON_EMPTY, scratch.toString()));
         }
 
         CliRun.Output output = CliRun.run(args.toArray(String[]::new));

@@ -62,6 +62,23 @@ class CliHelpTest {
     }
 
     @Test
+    void help_ofEverySubcommand_showsEachExampleOnOneLine_soItCanBeCopied() {
+        for (var entry : DejaCli.commandLine().getSubcommands().entrySet()) {
+            String help = run(entry.getKey(), "--help");
+            for (String line : entry.getValue().getCommandSpec().usageMessage().footer()) {
+                if (line.strip().startsWith("./deja") || line.strip().startsWith("deja ")) {
+                    assertThat(line).as(entry.getKey() + ": examples are run from the checkout, as ./deja")
+                            .startsWith("  ./deja");
+                    assertThat(line.length()).as(entry.getKey() + ": an example longer than the help is wrapped "
+                            + "mid-command; break it with ' \\' at the end of a line: " + line)
+                            .isLessThanOrEqualTo(CommandLines.HELP_WIDTH);
+                    assertThat(help).as(entry.getKey()).contains(line + System.lineSeparator());
+                }
+            }
+        }
+    }
+
+    @Test
     void deployAndSimulateHelp_nameTheExamples() {
         assertThat(run("deploy", "--help")).contains("paxos, chord");
         assertThat(run("simulate", "--help")).contains("paxos, chord");

@@ -46,7 +46,7 @@ class DeployClusterIT {
         Path trace = temporary.resolve("trace");
         CliRun.Output run = CliRun.run("deploy", "--cluster", cluster.toString(), "--kill", "n2@1s", "--restart", "n2@2s",
                 "--partition", "n1|n2,n3@200ms..800ms", "--duration", "4s", "--fault-seed", "7",
-                "--record", trace.toString(), "--work", temporary.resolve("work").toString());
+                "--out", trace.toString(), "--work", temporary.resolve("work").toString());
         assertThat(run.status()).as(run.err() + run.out()).isZero();
         assertThat(run.out()).contains("faults: drop 0.1, delay 0..5 ms, partition n1|n2,n3@200ms..800ms, "
                         + "kill n2@1000ms, restart n2@2000ms")
@@ -99,10 +99,10 @@ class DeployClusterIT {
     }
 
     private Runs deployAndRead(FaultModel model, String name) throws Exception {
-        Path cluster = clusterFile(new String(dev.deja.trace.internal.Json.MAPPER.writeValueAsBytes(model.describe())));
+        Path cluster = clusterFile(new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(model.describe()));
         Path trace = temporary.resolve(name);
         CliRun.Output run = CliRun.run("deploy", "--cluster", cluster.toString(), "--duration", "3s",
-                "--record", trace.toString(), "--work", temporary.resolve(name + "-work").toString());
+                "--out", trace.toString(), "--work", temporary.resolve(name + "-work").toString());
         assertThat(run.status()).as(run.err() + run.out()).isZero();
         assertThat(ClusterSpec.read(cluster).faults().seed()).isEqualTo(11);
         Runs runs = new Runs(name);
@@ -159,7 +159,7 @@ class DeployClusterIT {
 
     @Test
     void deploy_neitherExampleNorCluster_isAUsageError() {
-        CliRun.Output run = CliRun.run("deploy", "--record", temporary.resolve("x").toString());
+        CliRun.Output run = CliRun.run("deploy", "--out", temporary.resolve("x").toString());
         assertThat(run.status()).isEqualTo(2);
         assertThat(run.err()).contains("give either an EXAMPLE or --cluster FILE");
     }

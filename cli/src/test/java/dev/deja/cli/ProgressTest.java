@@ -54,6 +54,29 @@ class ProgressTest {
     }
 
     @Test
+    void start_inPlainMode_ofALongStep_printsTheFiguresInWords() throws Exception {
+        List<String> printed = new ArrayList<>();
+        Progress.PlainLines lines = new Progress.PlainLines(printed::add, () -> 0);
+        // The renderer alone: a plain line names the task, the count of the total, the rate, elapsed and left.
+        var figures = new Progress.Figures("events");
+        try (var bar = new me.tongfei.progressbar.ProgressBarBuilder().setTaskName("check").setInitialMax(4000)
+                .setRenderer(figures).setConsumer(lines).build()) {
+            bar.stepTo(1000);
+            Thread.sleep(1_100);
+            String line = figures.render(stateOf(bar), 200);
+            assertThat(line).matches("check: 1,000 of 4,000 events \\(25%\\), [0-9,]+ events/s, [0-9]+ s elapsed, about "
+                    + "[0-9]+ s left");
+        }
+    }
+
+    /** The library hands its state only to renderers; a throw-away renderer catches it. */
+    private static me.tongfei.progressbar.ProgressState stateOf(me.tongfei.progressbar.ProgressBar bar) throws Exception {
+        var field = me.tongfei.progressbar.ProgressBar.class.getDeclaredField("progress");
+        field.setAccessible(true);
+        return (me.tongfei.progressbar.ProgressState) field.get(bar);
+    }
+
+    @Test
     void start_inBarMode_showsCountTotalAndUnit() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         try (Progress progress = Progress.start("test", 10, "events", Progress.Mode.BAR,

@@ -98,6 +98,46 @@ class ViewCommandIT {
         assumeThat(System.getenv("WAYLAND_DISPLAY")).isNull();
         CliRun.Output output = CliRun.run("view", trace.toString());
         assertThat(output.status()).isEqualTo(ExitCodes.USAGE);
-        assertThat(output.err()).contains("no display to open a window on (DISPLAY is not set); write a picture instead with --png FILE");
+        assertThat(output.err()).contains("cannot open a window: no display (DISPLAY is not set); the window needs an X "
+                + "display and GTK 3 (Debian/Ubuntu: apt-get install libgtk-3-0", "or write a picture instead with --png FILE");
+    }
+
+    /**
+     * A display the toolkit cannot use (no X server there; on a machine without GTK 3 the toolkit fails even
+     * earlier): one line saying so, naming the package, suggesting --png, before the trace is read and without
+     * a stack trace. In a child JVM, because a toolkit that failed to start cannot be started again.
+     */
+    @Test
+    void view_onADisplayTheToolkitCannotUse_saysSoInOneLineNamingThePackage() throws Exception {
+        String display = ":" + unusedDisplay();
+        String java = ProcessHandle.current().info().command().orElse("java");
+        ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                "dev.deja.main.DejaCli", "view", trace.toString());
+        builder.environment().put("DISPLAY", display);
+        builder.environment().remove("WAYLAND_DISPLAY");
+        builder.environment().remove("DEJA_DEBUG");
+        builder.redirectErrorStream(false);
+        Process process = builder.start();
+        process.getOutputStream().close();
+        String out = new String(process.getInputStream().readAllBytes());
+        String err = new String(process.getErrorStream().readAllBytes());
+        assertThat(process.waitFor()).as(err).isEqualTo(ExitCodes.USAGE);
+        assertThat(out).isEmpty();
+        java.util.List<String> ours = err.lines().filter(line -> line.startsWith("deja view:")).toList();
+        assertThat(ours).as(err).hasSize(1);
+        assertThat(ours.getFirst()).startsWith("deja view: cannot open a window: the display toolkit did not start on DISPLAY="
+                        + display + " (")
+                .contains("apt-get install libgtk-3-0", "or write a picture instead with --png FILE");
+        assertThat(err).as("no stack trace").doesNotContain("\tat ", "Exception");
+    }
+
+    /** A display number with no X server socket. */
+    private static int unusedDisplay() {
+        for (int number = 93; number < 200; number++) {
+            if (!Files.exists(Path.of("/tmp/.X11-unix/X" + number))) {
+                return number;
+            }
+        }
+        throw new AssertionError("every display from :93 to :199 has an X server socket");
     }
 }

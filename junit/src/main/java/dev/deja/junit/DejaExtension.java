@@ -4,6 +4,7 @@ import dev.deja.check.CheckReport;
 import dev.deja.check.Checker;
 import dev.deja.check.InMemoryStateHistory;
 import dev.deja.check.Violation;
+import dev.deja.recorder.QuietLogging;
 import dev.deja.runtime.ClusterSpec;
 import dev.deja.runtime.FaultModel;
 import dev.deja.sim.SimulationResult;
@@ -41,6 +42,7 @@ public final class DejaExtension implements TestTemplateInvocationContextProvide
 
     @Override
     public Stream<TestTemplateInvocationContext> provideTestTemplateInvocationContexts(ExtensionContext context) {
+        QuietLogging.apply(); // before Chronicle Queue first logs
         Method method = context.getRequiredTestMethod();
         DejaTest test = method.getAnnotation(DejaTest.class);
         if (test.seeds() < 1) {

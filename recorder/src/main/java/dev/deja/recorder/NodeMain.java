@@ -63,7 +63,11 @@ public final class NodeMain {
         Runtime.getRuntime().addShutdownHook(new Thread(live::stop, "deja-shutdown"));
         System.out.println("node " + node + " incarnation " + live.incarnation() + " listening on "
                 + spec.member(node).address() + record.map(r -> ", recording to " + r).orElse(", not recording"));
-        Thread.currentThread().join(); // the handler thread does the work; wait for a signal
+        live.awaitHandlerEnd(); // the handler thread does the work until a signal, or until its log cannot be written
+        if (live.recordingFailure().isPresent()) {
+            System.exit(1); // the node said why on its log output
+        }
+        Thread.currentThread().join(); // stopped by a signal: the shutdown hooks end the process
     }
 
     private static String require(String value, String option) {

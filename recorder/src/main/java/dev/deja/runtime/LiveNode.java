@@ -6,6 +6,7 @@ import dev.deja.runtime.internal.FileStorage;
 import dev.deja.runtime.internal.TcpTransport;
 import dev.deja.trace.MessageCodec;
 import dev.deja.trace.NodeLogWriter;
+import dev.deja.trace.TraceWriteException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -66,6 +67,7 @@ public final class LiveNode implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
     private final Thread handlerThread;
+    private volatile TraceWriteException recordingFailure;
     private final PrintStream logOutput;
     private volatile boolean stopping;
     private boolean closed;
@@ -149,6 +151,9 @@ public final class LiveNode implements AutoCloseable {
                 int heldBefore = platform.heldCount();
                 try {
                     task.run();
+                } catch (TraceWriteException e) {
+                    stopRecordingFailed(e, heldBefore);
+                    return;
                 } catch (RuntimeException e) {
                     // The messages of a handler call that failed are not known to be recorded, so they never leave.
                     int dropped = platform.dropHeldSince(heldBefore);
@@ -158,10 +163,38 @@ public final class LiveNode implements AutoCloseable {
                 calls++;
             } while (calls < CALLS_PER_WRITE && !stopping && (task = tasks.poll()) != null);
             if (writer != null) {
-                writer.endGroup();
+                try {
+                    writer.endGroup();
+                } catch (TraceWriteException e) {
+                    stopRecordingFailed(e, 0);
+                    return;
+                }
             }
             platform.releaseHeld();
         }
+    }
+
+    /**
+     * The log cannot be written (a full disk): the node stops at once, with its messages not yet known to be
+     * recorded dropped, so that it never runs on unrecorded; its log keeps what was written.
+     */
+    private void stopRecordingFailed(TraceWriteException e, int heldBefore) {
+        recordingFailure = e;
+        stopping = true;
+        platform.dropHeldSince(heldBefore);
+        log(runner.incarnation(), e.getMessage());
+        transport.close();
+        scheduler.shutdownNow();
+    }
+
+    /** Why recording stopped the node, if it did (see {@link #awaitHandlerEnd}). */
+    public Optional<TraceWriteException> recordingFailure() {
+        return Optional.ofNullable(recordingFailure);
+    }
+
+    /** Waits until the node's handler thread ends: after {@link #stop()}, or when recording failed. */
+    public void awaitHandlerEnd() throws InterruptedException {
+        handlerThread.join();
     }
 
     /** Stops after the current handler, closes the network and completes the recording. Idempotent. */

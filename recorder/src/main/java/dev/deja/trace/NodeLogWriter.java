@@ -53,6 +53,7 @@ public final class NodeLogWriter implements TraceSink, AutoCloseable {
     private boolean inHandler;
     private boolean inGroup;
     private boolean closed;
+    private TraceWriteException failure;
 
     private NodeLogWriter(Path nodeDirectory, NodeManifest manifest, int incarnation, long nextSeq,
                           long lastLamportBefore, boolean previousCrashed, InstantSource clock) {
@@ -155,6 +156,9 @@ public final class NodeLogWriter implements TraceSink, AutoCloseable {
      */
     @Override
     public void append(TraceEvent entry) {
+        if (failure != null) {
+            throw failure;
+        }
         if (closed) {
             throw new IllegalStateException("log of " + manifest.node() + " is closed");
         }
@@ -216,8 +220,40 @@ public final class NodeLogWriter implements TraceSink, AutoCloseable {
             documentView = Bytes.wrapForRead(document.bytes());
         }
         documentView.readPositionRemaining(document.start(), document.length());
-        appender.writeBytes(documentView);
+        try {
+            appender.writeBytes(documentView);
+        } catch (Exception | InternalError e) {
+            // A memory-mapped page the file system cannot back (a full disk) faults as an InternalError; nothing
+            // more can be written. Chronicle exposes only completed documents, so what was written stays readable.
+            throw stopWriting(e);
+        }
         document.clear();
+    }
+
+    /** Closes the log after a failed write and says why on one line; the incarnation stays incomplete. */
+    private TraceWriteException stopWriting(Throwable cause) {
+        long firstUnwritten = nextSeq - document.count();
+        closed = true;
+        document.clear();
+        try {
+            appender.close();
+            queue.close();
+        } catch (Exception | InternalError ignored) {
+            // Closing a queue on a full disk may fail too; the files are left as they are.
+        }
+        Path queueDirectory = nodeDirectory.resolve(manifest.lastIncarnation().queue());
+        String space;
+        try {
+            space = Files.getFileStore(queueDirectory).getUsableSpace() + " bytes free";
+        } catch (IOException e) {
+            space = "free space unknown";
+        }
+        String reason = cause instanceof InternalError ? "the file system could not back a new page of the queue file"
+                + " (disk full?)" : cause.getClass().getSimpleName() + ": " + String.valueOf(cause.getMessage()).lines().findFirst().orElse("");
+        failure = new TraceWriteException(queueDirectory + ": node " + manifest.node() + ", incarnation " + incarnation
+                + ": recording stopped at seq " + firstUnwritten + ": " + reason + " (" + space
+                + "); the entries written before stay readable", cause);
+        return failure;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.deja.trace;
 
 import dev.deja.node.NodeId;
+import dev.deja.trace.internal.EntryCodec;
 import dev.deja.trace.internal.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -59,7 +60,19 @@ public final class Trace {
             throw new TraceFormatException(directory + ": no node logs found (expected " + directory + "/"
                     + NODES + "/<node-id>/" + NodeLog.MANIFEST + ")");
         }
-        return new Trace(directory, List.copyOf(nodes), readSummary(directory));
+        Optional<TraceSummary> summary = readSummary(directory);
+        if (summary.isPresent()) {
+            // A node the launcher ran whose directory is gone is named here, before any reasoning about the messages
+            // it sent blames the nodes that received them.
+            for (String listed : summary.get().nodes()) {
+                if (nodes.stream().noneMatch(n -> n.node().value().equals(listed))) {
+                    throw new TraceFormatException(parent.resolve(listed) + ": node " + listed + " is listed in "
+                            + TraceSummary.FILE + " but its log directory is missing (recorded nodes: "
+                            + String.join(", ", nodes.stream().map(n -> n.node().value()).toList()) + ")");
+                }
+            }
+        }
+        return new Trace(directory, List.copyOf(nodes), summary);
     }
 
     private static Optional<TraceSummary> readSummary(Path directory) {
@@ -68,10 +81,28 @@ public final class Trace {
             return Optional.empty();
         }
         try {
-            return Optional.of(Json.MAPPER.readValue(file.toFile(), TraceSummary.class));
-        } catch (IOException e) {
-            throw new TraceFormatException(file + ": malformed trace summary: " + e.getMessage(), e);
+            com.fasterxml.jackson.databind.JsonNode tree = Json.MAPPER.readTree(file.toFile());
+            com.fasterxml.jackson.databind.JsonNode version = tree == null ? null : tree.get("formatVersion");
+            if (version == null || !version.canConvertToInt()) {
+                throw new TraceFormatException(file + ": trace summary has no formatVersion");
+            }
+            if (!EntryCodec.canRead(version.asInt())) {
+                throw new TraceFormatException(file + ": the trace was recorded with format " + version.asInt()
+                        + "; this build reads formats " + EntryCodec.OLDEST_READABLE_VERSION + " to " + EntryCodec.FORMAT_VERSION);
+            }
+            return Optional.of(Json.MAPPER.treeToValue(tree, TraceSummary.class));
+        } catch (IOException | IllegalArgumentException e) {
+            // Jackson's message runs over several lines (the source, a reference chain): its first one says it.
+            throw new TraceFormatException(file + ": malformed trace summary: " + firstLine(e.getMessage()), e);
         }
+    }
+
+    static String firstLine(String message) {
+        if (message == null) {
+            return "unreadable";
+        }
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
     }
 
     public Path directory() {

@@ -1,5 +1,9 @@
 package dev.deja.view;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.deja.trace.EventKind;
 import dev.deja.view.internal.EventText;
 import java.io.BufferedWriter;
@@ -36,6 +40,8 @@ public final class ShiVizExport {
     /** The parsing expression written as the file's first line. */
     public static final String REGEX =
             "(?<event>.*) \\[position (?<position>\\d+), lamport (?<lamport>\\d+)\\]\\n(?<host>\\S*) (?<clock>{.*})";
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private ShiVizExport() {
     }
@@ -93,14 +99,18 @@ public final class ShiVizExport {
         return written;
     }
 
+    /** The vector clock as a JSON object of the nodes it has seen, written by Jackson (node names are escaped). */
     private static String json(TraceModel model, int[] clock) {
-        StringBuilder text = new StringBuilder("{");
+        ObjectNode object = JsonNodeFactory.instance.objectNode();
         for (int i = 0; i < clock.length; i++) {
             if (clock[i] > 0) {
-                text.append(text.length() > 1 ? ", " : "").append('"').append(model.nodes().get(i).value()).append("\": ")
-                        .append(clock[i]);
+                object.put(model.nodes().get(i).value(), clock[i]);
             }
         }
-        return text.append('}').toString();
+        try {
+            return MAPPER.writeValueAsString(object);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a vector clock could not be written as JSON", e);
+        }
     }
 }

@@ -44,7 +44,7 @@ public interface TraceModel {
     /** How many entries the trace holds. */
     int size();
 
-    /** The recorded nodes, one lane each, sorted by id; lane {@code i} is {@code nodes().get(i)}. */
+    /** The recorded nodes, one lane each, in natural order ({@code n2} before {@code n10}); lane {@code i} is {@code nodes().get(i)}. */
     List<NodeId> nodes();
 
     /** The lane of {@code node}, or -1 if it was not recorded. */

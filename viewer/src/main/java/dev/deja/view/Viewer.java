@@ -23,6 +23,21 @@ public final class Viewer {
     }
 
     /**
+     * Starts the desktop display toolkit for a window, before the trace is read, so that a machine without one
+     * is told at once.
+     *
+     * @throws DisplayUnavailableException with a one-line message naming what to install
+     */
+    public static void startDisplay() {
+        FxToolkit.start(FxToolkit.Mode.DISPLAY);
+    }
+
+    /** What a window needs on Linux (an X display and GTK 3, with the package to install), as one phrase. */
+    public static String windowRequirement() {
+        return DisplayUnavailableException.REQUIREMENT;
+    }
+
+    /**
      * Renders the graph {@code settings} describe to a PNG file, on JavaFX's headless platform when the toolkit
      * is not running yet (no display needed). The same model and settings give the same bytes.
      */

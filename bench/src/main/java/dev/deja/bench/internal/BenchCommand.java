@@ -36,9 +36,9 @@ import picocli.CommandLine.Option;
                         + "on) and prints a Markdown table; progress goes to standard error.",
                 "Takes about a minute with --quick and up to ten without, on two otherwise idle cores."},
         footer = {"", "Examples:",
-                "  deja bench --quick",
-                "  deja bench --out /tmp/bench.json --only recording,replay",
-                "  deja bench --show bench/results/latest.json"})
+                "  ./deja bench --quick",
+                "  ./deja bench --out /tmp/bench.json --only recording,replay",
+                "  ./deja bench --show bench/results/latest.json"})
 public final class BenchCommand implements Callable<Integer>, ContributedCommand {
     @Option(names = "--quick", description = "Fewer and shorter rounds (the replayed trace is under a million entries).")
     boolean quick;

@@ -33,12 +33,15 @@ import java.util.stream.Collectors;
  * baseline a user would write without Deja: a replay in which every node dumps its state as JSON after every
  * event, then CPython checking the same predicates over the dumps. Then as many rounds again of the plain replay
  * and the full check alone ({@code later_rounds}): the same ratio once the JIT has compiled what the example needs,
- * as in a long-running {@code deja check --watch}.
+ * as in a long-running {@code deja check --watch}. Each round also re-checks from the history with a copy of the
+ * script whose first predicate was edited ({@link OneShotChecks#editOnePredicate}), and then {@link OneShotChecks}
+ * times the one-shot commands, each in a new JVM and through the warm engine ({@code one_shot_check}).
  */
 final class CheckBenchmark {
     private static final String REPLAY = "replay";
     private static final String CHECK = "check";
     private static final String RECHECK = "recheck";
+    private static final String EDITED = "recheck_edited";
     private static final String DUMP = "dump";
     private static final String PYTHON = "python";
 
@@ -50,6 +53,22 @@ final class CheckBenchmark {
 
     /** Fills {@code check_slowdown}, {@code recheck_from_history_speedup} and {@code json_dump_baseline}. */
     void run(ObjectNode results) throws Exception {
+        oneShot = new OneShotChecks(workspace);
+        oneShots = Results.object();
+        try {
+            runExamples(results);
+        } finally {
+            if (oneShot.available()) {
+                oneShot.stop();
+            }
+        }
+        results.set("one_shot_check", oneShots);
+    }
+
+    private OneShotChecks oneShot;
+    private ObjectNode oneShots;
+
+    private void runExamples(ObjectNode results) throws Exception {
         Map<String, ObjectNode> slowdowns = new LinkedHashMap<>();
         Map<String, ObjectNode> rechecks = new LinkedHashMap<>();
         ObjectNode baselines = Results.object();
@@ -113,6 +132,15 @@ final class CheckBenchmark {
             check(trace, script, true);
             return (System.nanoTime() - start) / 1e9;
         });
+        // The same re-check after an edit of one predicate: what the edit-check loop costs.
+        Path edited = workspace.path("check/" + example.name() + "-edited.py");
+        Files.createDirectories(edited.getParent());
+        Files.writeString(edited, OneShotChecks.editOnePredicate(Files.readString(script)));
+        sides.put(EDITED, () -> {
+            long start = System.nanoTime();
+            check(trace, edited, true);
+            return (System.nanoTime() - start) / 1e9;
+        });
         if (baseline.isPresent() && JsonDumpBaseline.python().isPresent()) {
             sides.put(DUMP, () -> {
                 Workspace.delete(dumps);
@@ -160,7 +188,18 @@ final class CheckBenchmark {
         ObjectNode recheck = Results.summary(Summary.ofRatios(samples.get(CHECK), samples.get(RECHECK)));
         recheck.set("recheck_seconds", Results.summary(Summary.of(samples.get(RECHECK))));
         recheck.put("events_checked", events[0]);
+        recheck.set("edited_recheck_seconds", Results.summary(Summary.of(samples.get(EDITED))));
+        recheck.set("full_check_over_edited_recheck", Results.summary(Summary.ofRatios(samples.get(CHECK),
+                samples.get(EDITED))));
         rechecks.put(example.name(), recheck);
+
+        if (oneShot.available()) {
+            ObjectNode processes = oneShot.measure(example.name(), trace, script, edited, Math.min(3, plan.rounds()));
+            processes.put("events_checked", events[0]);
+            oneShots.set(example.name(), processes);
+        } else {
+            oneShots.put(example.name(), "not measured: no launcher at the installation (a test of the benchmark)");
+        }
 
         if (samples.containsKey(PYTHON)) {
             baselines.set(example.name(), baseline(trace, dumps, samples, findings, pythonFindings));

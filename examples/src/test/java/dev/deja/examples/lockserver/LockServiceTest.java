@@ -2,8 +2,10 @@ package dev.deja.examples.lockserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.deja.examples.testing.SimCluster;
-import dev.deja.node.Node;
+import dev.deja.examples.ExampleSimulation;
+import dev.deja.examples.testing.InMemoryRuns;
+import dev.deja.sim.SimulationResult;
+import dev.deja.sim.SimulationSettings;
 import dev.deja.node.NodeId;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,54 +14,49 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * The whole lock service (a server and 20 clients of 5 lock users, the paper's setting) on the in-memory
- * {@link SimCluster} over many seeds, with messages of 1..10 ms and none lost. Without the bug every user finishes
+ * The whole lock service (a server and 20 clients of 5 lock users, the paper's setting) on the simulator (in
+ * memory) over many seeds, with messages of 1..10 ms and none lost. Without the bug every user finishes
  * and the pending queue ends empty; with it some seeds livelock. In both, the paper's safety property holds after
- * every handler: clients that use a lock at the same time all use it shared. Every failure names its seed.
+ * every step: clients that use a lock at the same time all use it shared. Every failure names its run's command.
  */
 class LockServiceTest {
     private static final int CLIENTS = 20;
-    private static final SimCluster.Network NETWORK = new SimCluster.Network(0.0, 10, 0.0, 10, 0.0);
+    private static final LockServerExample LOCKSERVER = new LockServerExample();
     private static final long RUN_LIMIT_MILLIS = 20_000;
-    private static final int RUN_LIMIT_EVENTS = 200_000;
 
-    private record Outcome(SimCluster cluster, boolean quiet, List<String> unsafe, LockDriver driver) {
+    /** One run; {@code quiet}: nothing was left to happen before the time limit (a livelock goes on to it). */
+    private record Outcome(InMemoryRuns.Run run, boolean quiet, List<String> unsafe, LockDriver driver) {
         LockServer server() {
-            return (LockServer) ((LockNode) cluster.nodes().get(LockClient.SERVER)).role();
+            return (LockServer) ((LockNode) run.nodes().get(LockClient.SERVER)).role();
         }
 
         List<LockClient> clients() {
-            return cluster.nodes().entrySet().stream().filter(e -> e.getValue() instanceof LockNode)
+            return run.nodes().entrySet().stream().filter(e -> e.getValue() instanceof LockNode)
                     .filter(e -> !e.getKey().equals(LockClient.SERVER))
                     .map(e -> (LockClient) ((LockNode) e.getValue()).role()).toList();
         }
     }
 
     private static Outcome run(long seed, Optional<String> bug) {
-        SimCluster cluster = new SimCluster(seed, NETWORK);
-        cluster.server("server", LockNode::new);
-        for (int i = 1; i <= CLIENTS; i++) {
-            cluster.server("c" + i, LockNode::new);
-        }
-        LockDriver driver = new LockDriver();
-        cluster.client("client", () -> driver);
         List<String> unsafe = new ArrayList<>();
-        cluster.observe((id, node) -> {
-            if (unsafe.isEmpty()) {
-                safetyViolation(cluster).ifPresent(problem -> unsafe.add(cluster.nowMillis() + " ms: " + problem));
-            }
-        });
-        cluster.start(bug.map(name -> Map.of("bug", name)).orElse(Map.of()));
-        boolean quiet = cluster.run(RUN_LIMIT_MILLIS, RUN_LIMIT_EVENTS);
-        return new Outcome(cluster, quiet, unsafe, driver);
+        InMemoryRuns.Run run = InMemoryRuns.run(LOCKSERVER, CLIENTS + 1, bug, seed, settings -> settings.delayMillis(1, 10)
+                .maxVirtualMillis(RUN_LIMIT_MILLIS).stop(SimulationSettings.Stop.AT_LIMIT), Optional.empty(), (step, view) -> {
+                    if (unsafe.isEmpty()) {
+                        safetyViolation(view.liveNodes()).ifPresent(problem -> unsafe.add(view.virtualMillis() + " ms: "
+                                + problem));
+                    }
+                    return true;
+                });
+        boolean quiet = run.result().ending() == SimulationResult.Ending.QUIESCENT;
+        return new Outcome(run, quiet, unsafe, (LockDriver) run.nodes().get(ExampleSimulation.DRIVER_ID));
     }
 
     /** A lock used at once by a user in exclusive mode and by any other user, on any client. */
-    private static Optional<String> safetyViolation(SimCluster cluster) {
+    private static Optional<String> safetyViolation(Map<NodeId, Object> nodes) {
         for (int lock = 0; lock < LockClient.LOCKS; lock++) {
             List<String> users = new ArrayList<>();
             boolean exclusive = false;
-            for (Map.Entry<NodeId, Node> entry : cluster.nodes().entrySet()) {
+            for (Map.Entry<NodeId, Object> entry : nodes.entrySet()) {
                 if (entry.getValue() instanceof LockNode node && node.role() instanceof LockClient client) {
                     CachedLock cached = client.locks.get(lock);
                     if (cached != null && cached.localUsers > 0) {
@@ -81,7 +78,7 @@ class LockServiceTest {
     void withoutTheBug_everyUserFinishes_andThePendingQueueEndsEmpty() {
         for (long seed = 0; seed < 100; seed++) {
             Outcome outcome = run(seed, Optional.empty());
-            String repro = "seed " + seed + " (LockServiceTest, no bug)";
+            String repro = "reproduce: " + outcome.run().command();
             assertThat(outcome.unsafe()).as(repro).isEmpty();
             assertThat(outcome.quiet()).as("the run went quiet: %s", repro).isTrue();
             assertThat(outcome.server().pendingLocks()).as(repro).isEmpty();
@@ -99,7 +96,7 @@ class LockServiceTest {
         int livelocks = 0;
         for (long seed = 0; seed < 40; seed++) {
             Outcome outcome = run(seed, Optional.of("release-retry-livelock"));
-            String repro = "seed " + seed + " (LockServiceTest, release-retry-livelock)";
+            String repro = "reproduce: " + outcome.run().command();
             assertThat(outcome.unsafe()).as("the bug breaks liveness, not safety: %s", repro).isEmpty();
             if (outcome.quiet()) {
                 assertThat(outcome.driver().finished()).as(repro).isTrue();

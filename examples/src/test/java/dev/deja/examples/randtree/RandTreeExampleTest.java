@@ -1,11 +1,12 @@
 package dev.deja.examples.randtree;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.deja.examples.Examples;
 import dev.deja.examples.randtree.TreeMessage.JoinStatus;
+import dev.deja.examples.testing.InMemoryRuns;
 import dev.deja.node.NodeId;
+import dev.deja.sim.SimulationSettings;
 import dev.deja.trace.MessageCodec;
 import dev.deja.trace.Payload;
 import java.util.List;
@@ -43,19 +44,24 @@ class RandTreeExampleTest {
         }
     }
 
+    /** What n1 of a two-node cluster logs when it starts with {@code args}: a handler that throws is logged. */
+    private static List<String> startOutput(Map<String, String> args) {
+        return InMemoryRuns.nodeOutput(SimulationSettings.builder().node(N1, RandTreeNode.class.getName(), args)
+                .node(N2, RandTreeNode.class.getName(), Map.of()).maxVirtualMillis(1).build());
+    }
+
     @Test
     void unknownBug_isRefusedNamingTheValidOnes() {
-        FakeEnv env = new FakeEnv("n1", List.of("n2"), Map.of("bug", "typo"));
-        assertThatThrownBy(() -> new RandTreeNode().onStart(env)).hasMessageContaining("unknown RandTree bug 'typo'")
-                .hasMessageContaining("sibling-not-removed");
+        assertThat(startOutput(Map.of("bug", "typo"))).anySatisfy(line -> assertThat(line).contains("handler threw")
+                .contains("unknown RandTree bug 'typo'").contains("sibling-not-removed"));
     }
 
     @Test
     void badArguments_areRefusedNamingTheNodeAndTheValue() {
-        assertThatThrownBy(() -> new RandTreeNode().onStart(new FakeEnv("n1", List.of("n2"), Map.of("maxChildren", "x"))))
-                .hasMessage("node n1: maxChildren must be a positive integer, was 'x'");
-        assertThatThrownBy(() -> new RandTreeNode().onStart(new FakeEnv("n1", List.of("n2"), Map.of("bootstrap", "n9"))))
-                .hasMessage("node n1: bootstrap n9 is not in the cluster [n1, n2]");
+        assertThat(startOutput(Map.of("maxChildren", "x"))).anySatisfy(line -> assertThat(line)
+                .contains("node n1: maxChildren must be a positive integer, was 'x'"));
+        assertThat(startOutput(Map.of("bootstrap", "n9"))).anySatisfy(line -> assertThat(line)
+                .contains("node n1: bootstrap n9 is not in the cluster [n1, n2]"));
     }
 
     @Test

@@ -2,38 +2,33 @@ package dev.deja.examples.randtree;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.deja.examples.testing.SimCluster;
+import dev.deja.examples.ExampleSimulation;
+import dev.deja.examples.testing.InMemoryRuns;
 import dev.deja.node.NodeId;
+import dev.deja.sim.SimulationSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
- * RandTree on the in-memory {@link SimCluster} over many seeds: without faults the nodes build one tree rooted at
- * the smallest node with the fan-out bound kept and the workload client sees it; with message loss, slow messages
- * and crash-restarts the correct protocol never breaks a safety property after any handler. Failures name the
- * seed and the command that runs just that seed ({@code -Ddeja.test.seed=N}).
+ * RandTree on the simulator (in memory) over many seeds: without faults the nodes build one tree rooted at the
+ * smallest node with the fan-out bound kept and the workload client sees it; with message loss, slow messages and
+ * crash-restarts the correct protocol never breaks a safety property after any step. Failures name the
+ * {@code deja simulate} command of their run; {@code -Ddeja.test.seed=N} runs one seed.
  */
 class RandTreeNodeTest {
     private static final String SEED_PROPERTY = "deja.test.seed";
+    private static final RandTreeExample RANDTREE = new RandTreeExample();
     private static final int NODES = 7;
-    private static final SimCluster.Network CALM = new SimCluster.Network(0, 10, 0, 10, 0);
-    private static final SimCluster.Network HOSTILE = new SimCluster.Network(0.1, 10, 0.05, 300, 0.002);
 
-    private static SimCluster cluster(long seed, SimCluster.Network network) {
-        SimCluster cluster = new SimCluster(seed, network);
-        for (int i = 1; i <= NODES; i++) {
-            cluster.server("n" + i, RandTreeNode::new);
-        }
-        return cluster;
-    }
-
-    private static Map<NodeId, TreeViews.View> views(SimCluster cluster) {
+    private static Map<NodeId, TreeViews.View> views(Map<NodeId, Object> live) {
         Map<NodeId, TreeViews.View> views = new TreeMap<>();
-        cluster.nodes().forEach((id, node) -> {
+        live.forEach((id, node) -> {
             if (node instanceof RandTreeNode tree) {
                 views.put(id, TreeViews.View.of(tree));
             }
@@ -45,13 +40,13 @@ class RandTreeNodeTest {
     void tree_withoutFaults_isOneConsistentTreeUnderTheSmallestNode() {
         for (int maxChildren = 2; maxChildren <= 3; maxChildren++) {
             for (long seed : seeds(20)) {
-                RandTreeClient client = new RandTreeClient();
-                SimCluster cluster = cluster(seed, CALM).client("client", () -> client);
-                cluster.start(Map.of("maxChildren", Integer.toString(maxChildren)));
-                cluster.run(6_000, 1_000_000);
-                Map<NodeId, TreeViews.View> views = views(cluster);
-                String context = reproduce("tree_withoutFaults_isOneConsistentTreeUnderTheSmallestNode", seed)
-                        + ", maxChildren " + maxChildren + ": " + TreeViews.describe(views);
+                UnaryOperator<SimulationSettings.Builder> sixSeconds = settings -> settings.delayMillis(1, 10)
+                        .maxVirtualMillis(6_000).stop(SimulationSettings.Stop.AT_LIMIT);
+                InMemoryRuns.Run run = InMemoryRuns.run(RANDTREE, NODES, Optional.empty(),
+                        Map.of("maxChildren", Integer.toString(maxChildren)), seed, sixSeconds, Optional.empty(),
+                        (step, view) -> true);
+                Map<NodeId, TreeViews.View> views = views(run.nodes());
+                String context = "reproduce: " + run.command() + ": " + TreeViews.describe(views);
                 assertThat(TreeViews.consistent(views)).as(context).isTrue();
                 assertThat(TreeViews.roots(views)).as(context).containsExactly(new NodeId("n1"));
                 int bound = maxChildren;
@@ -59,6 +54,7 @@ class RandTreeNodeTest {
                     assertThat(view.children()).hasSizeLessThanOrEqualTo(bound);
                     assertThat(view.recoveryTimerScheduled()).isTrue();
                 });
+                RandTreeClient client = (RandTreeClient) run.nodes().get(ExampleSimulation.DRIVER_ID);
                 assertThat(client.finished()).as("the client saw the tree stand; %s", context).isTrue();
             }
         }
@@ -67,20 +63,21 @@ class RandTreeNodeTest {
     @Test
     void correctProtocol_withLossAndRestarts_neverBreaksASafetyProperty() {
         List<String> failures = new ArrayList<>();
+        UnaryOperator<SimulationSettings.Builder> hostile = settings -> settings.dropProbability(0.1).delayMillis(1, 100)
+                .crashRate(0.002).restartDelayMillis(1).maxVirtualMillis(3_000).stop(SimulationSettings.Stop.AT_LIMIT);
         for (long seed : seeds(100)) {
-            SimCluster cluster = cluster(seed, HOSTILE);
-            long runSeed = seed;
-            cluster.observe((id, node) -> {
-                Set<TreeViews.Property> broken = TreeViews.violated(views(cluster));
-                if (!broken.isEmpty() && failures.isEmpty()) {
-                    failures.add(reproduce("correctProtocol_withLossAndRestarts_neverBreaksASafetyProperty", runSeed)
-                            + ": at " + cluster.nowMillis() + " ms after a handler of " + id
-                            + ": " + broken + " in " + TreeViews.describe(views(cluster)));
-                }
-            });
-            cluster.start(Map.of());
-            cluster.run(3_000, 1_000_000);
+            InMemoryRuns.Run run = InMemoryRuns.run(RANDTREE, NODES, Optional.empty(), seed, hostile, Optional.empty(),
+                    (step, view) -> {
+                        Map<NodeId, TreeViews.View> views = views(view.liveNodes());
+                        Set<TreeViews.Property> broken = TreeViews.violated(views);
+                        if (!broken.isEmpty() && failures.isEmpty()) {
+                            failures.add("at " + view.virtualMillis() + " ms after a step of " + step.node() + ": "
+                                    + broken + " in " + TreeViews.describe(views));
+                        }
+                        return failures.isEmpty();
+                    });
             if (!failures.isEmpty()) {
+                failures.add("reproduce: " + run.command());
                 break;
             }
         }
@@ -91,10 +88,5 @@ class RandTreeNodeTest {
     private static long[] seeds(int count) {
         Long only = Long.getLong(SEED_PROPERTY);
         return only != null ? new long[] {only} : java.util.stream.LongStream.rangeClosed(1, count).toArray();
-    }
-
-    private static String reproduce(String test, long seed) {
-        return "seed " + seed + "; run it alone: mvn -pl examples -am test -Dtest='RandTreeNodeTest#" + test + "' -D"
-                + SEED_PROPERTY + "=" + seed + " -Dsurefire.failIfNoSpecifiedTests=false";
     }
 }

@@ -12,8 +12,8 @@ import dev.deja.replay.ReplayedEvent;
 import dev.deja.replay.Replayer;
 import dev.deja.runtime.NodeRunner;
 import dev.deja.trace.Event;
-import dev.deja.trace.MessageCodec;
 import dev.deja.trace.EventJson;
+import dev.deja.trace.MessageCodec;
 import dev.deja.trace.TraceEvent;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -30,6 +30,8 @@ import java.util.TreeMap;
  * the node produces against its own log. See {@link Replayer} for the contract. Single-threaded.
  */
 public final class ReplayEngine {
+    /** Decodes message contents to JSON trees for descriptions; needs no message class. */
+    private static final MessageCodec DUMP_CODEC = MessageCodec.defaultCodec();
     private final String traceName;
     private final List<NodeStream> streams;
     private final Replayer.Options options;
@@ -186,9 +188,9 @@ public final class ReplayEngine {
         state.skipped = true;
     }
 
-    /** An entry as {@code deja dump} prints it: messages and timer tags as JSON, not as their bytes. */
-    String describe(TraceEvent entry) {
-        return entry == null ? "the end of the log" : EventJson.toText(entry, codec).strip();
+    /** An entry as {@code deja dump} prints it: messages and timer tags as JSON (decoded without their classes). */
+    static String describe(TraceEvent entry) {
+        return entry == null ? "the end of the log" : EventJson.toText(entry, DUMP_CODEC).strip();
     }
 
     /** Thrown out of a handler to abandon it; an Error so that NodeRunner's catch of handler failures lets it pass. */
@@ -201,7 +203,7 @@ public final class ReplayEngine {
     /** Replay state of one node, and the replay twin of its platform and trace sink. */
     final class NodeState {
         final NodeStream stream;
-        final ReplayPlatform twin = new ReplayPlatform(this, ReplayEngine.this::diverge, ReplayEngine.this::describe, options.nodeOutput());
+        final ReplayPlatform twin = new ReplayPlatform(this, ReplayEngine.this::diverge, options.nodeOutput());
         final ArrayDeque<TraceEvent> recent = new ArrayDeque<>(Divergence.RECENT_EVENTS);
         NodeRunner runner;
         /** The seq of the next entry the node must produce; every entry before it was checked. */

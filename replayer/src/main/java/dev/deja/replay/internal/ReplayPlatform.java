@@ -10,7 +10,6 @@ import dev.deja.trace.TraceSink;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * The platform a replayed node runs on: inputs come from the node's recorded entries, effects go nowhere,
@@ -25,15 +24,11 @@ final class ReplayPlatform implements Platform, TraceSink {
 
     private final ReplayEngine.NodeState state;
     private final Divergences divergences;
-    private final Function<TraceEvent, String> describer;
     private final Consumer<String> nodeOutput;
 
-    /** {@code describer} tells an entry as {@code deja dump} prints it, for divergence reports. */
-    ReplayPlatform(ReplayEngine.NodeState state, Divergences divergences, Function<TraceEvent, String> describer,
-                   Consumer<String> nodeOutput) {
+    ReplayPlatform(ReplayEngine.NodeState state, Divergences divergences, Consumer<String> nodeOutput) {
         this.state = state;
         this.divergences = divergences;
-        this.describer = describer;
         this.nodeOutput = nodeOutput;
     }
 
@@ -48,11 +43,11 @@ final class ReplayPlatform implements Platform, TraceSink {
                 state.cutShort = true;
                 throw new ReplayEngine.Stop();
             }
-            divergences.diverge(state, state.nextSeq, state.lastLamport, describer.apply(next), doing);
+            divergences.diverge(state, state.nextSeq, state.lastLamport, ReplayEngine.describe(next), doing);
             throw new ReplayEngine.Stop();
         }
         if (!kind.isInstance(next.event())) {
-            divergences.diverge(state, next.seq(), next.lamport(), describer.apply(next), doing);
+            divergences.diverge(state, next.seq(), next.lamport(), ReplayEngine.describe(next), doing);
             throw new ReplayEngine.Stop();
         }
         return next;
@@ -80,13 +75,13 @@ final class ReplayPlatform implements Platform, TraceSink {
                 state.cutShort = true;
                 throw new ReplayEngine.Stop();
             }
-            divergences.diverge(state, produced.seq(), state.lastLamport, describer.apply(recorded),
-                    "node did " + produced.event());
+            divergences.diverge(state, produced.seq(), state.lastLamport, ReplayEngine.describe(recorded),
+                    "node did " + ReplayEngine.describe(produced));
             throw new ReplayEngine.Stop();
         }
         if (!sameEntry(recorded, produced)) {
-            divergences.diverge(state, recorded.seq(), recorded.lamport(), describer.apply(recorded),
-                    produced.toString());
+            divergences.diverge(state, recorded.seq(), recorded.lamport(), ReplayEngine.describe(recorded),
+                    ReplayEngine.describe(produced));
             throw new ReplayEngine.Stop();
         }
         state.matched(recorded);
@@ -126,7 +121,7 @@ final class ReplayPlatform implements Platform, TraceSink {
                 + " where the log has no storage read");
         Event.StorageRead read = (Event.StorageRead) next.event();
         if (!read.key().equals(key)) {
-            divergences.diverge(state, next.seq(), next.lamport(), describer.apply(next),
+            divergences.diverge(state, next.seq(), next.lamport(), ReplayEngine.describe(next),
                     "node read storage key " + key);
             throw new ReplayEngine.Stop();
         }

@@ -60,4 +60,36 @@ final class CheckedTables {
         }
         return new ObjectTree(node.value(), "tables", "tables", tables);
     }
+
+    /**
+     * Every node's rows of every table right after the event at {@code position}, one line a row ({@code n3 · oid 1
+     * = slot=0, accepted_round=4, …}) under its table, so that a predicate over all nodes (a global one) can be
+     * read at one glance, the nodes' rows side by side.
+     */
+    ObjectTree allRowsAt(List<NodeId> nodes, long position) {
+        List<ObjectTree> tables = new ArrayList<>();
+        try (CheckedHistory history = H2StateHistory.openForQueries(trace).orElseThrow(() ->
+                new IllegalStateException("the check database of " + trace + " is gone"))) {
+            for (TableSchema schema : schemas) {
+                List<ObjectTree> rows = new ArrayList<>();
+                int withRows = 0;
+                for (NodeId node : nodes) {
+                    List<CheckedHistory.Row> found = history.rowsAt(schema, node, position);
+                    withRows += found.isEmpty() ? 0 : 1;
+                    for (CheckedHistory.Row row : found) {
+                        StringBuilder line = new StringBuilder();
+                        for (int i = 0; i < schema.columns().size(); i++) {
+                            String value = row.values().get(i);
+                            line.append(i == 0 ? "" : ", ").append(schema.columns().get(i)).append('=')
+                                    .append(value == null ? "None" : value);
+                        }
+                        rows.add(ObjectTree.leaf(node.value() + " · oid " + row.oid(), schema.name(), line.toString()));
+                    }
+                }
+                tables.add(new ObjectTree(schema.name(), "table", rows.size() + (rows.size() == 1 ? " row" : " rows")
+                        + " on " + withRows + (withRows == 1 ? " node" : " nodes"), rows));
+            }
+        }
+        return new ObjectTree("all nodes", "tables", "tables", tables);
+    }
 }

@@ -6,6 +6,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import dev.deja.view.DisplayUnavailableException;
 import javafx.application.Platform;
 
 /**
@@ -44,6 +45,9 @@ public final class FxToolkit {
     /**
      * Starts the toolkit in {@code mode} unless it runs already (in whatever mode it was started: a JVM cannot
      * switch). Returns the mode it runs in.
+     *
+     * @throws DisplayUnavailableException when the desktop toolkit cannot start (no GTK 3, no X server); the JVM
+     *                                     cannot start the toolkit again after that
      */
     public static synchronized Mode start(Mode mode) {
         if (started != null) {
@@ -61,6 +65,11 @@ public final class FxToolkit {
             Platform.startup(ready::countDown);
         } catch (IllegalStateException alreadyRunning) {
             ready.countDown(); // started by someone else in this JVM (a test framework)
+        } catch (RuntimeException | LinkageError failed) {
+            // Glass throws UnsupportedOperationException without GTK 3 ("Unable to load glass GTK library.") or
+            // without a reachable X server ("Unable to open DISPLAY"); a missing native library is a LinkageError.
+            throw new DisplayUnavailableException(failed.getMessage() == null ? failed.toString() : failed.getMessage(),
+                    failed);
         }
         try {
             ready.await();

@@ -35,7 +35,7 @@ final class GraphPainter {
     private record LegendItem(Symbol symbol, String text, Color color) {
     }
 
-    private enum Symbol { MESSAGE, TIMER, LOST, OUTSIDE, CRASH, VIOLATION, DARK, LIGHT }
+    private enum Symbol { MESSAGE, TIMER, LOST, OUTSIDE, HIDDEN, CRASH, VIOLATION, DARK, LIGHT, SELECTED, BAND }
 
     // ---- layout ----
 
@@ -64,11 +64,18 @@ final class GraphPainter {
             rows = Math.max(rows, row + 1);
         }
         int stripeRows = frame.predicates().size();
-        double fixed = GraphLayout.AXIS_HEIGHT + GraphLayout.STRIPE_GAP + stripeRows * GraphLayout.STRIPE_ROW_HEIGHT + 8;
+        int legendLines = 0;
+        if (frame.legend()) {
+            int from = (int) Math.max(0, Math.floor(firstPosition));
+            int to = (int) Math.min(frame.model().size() - 1L, (long) Math.ceil(firstPosition + width / pixelsPerEvent));
+            legendLines = legendLines(legend(frame, from, to), width);
+        }
+        double fixed = GraphLayout.AXIS_HEIGHT + GraphLayout.STRIPE_GAP + stripeRows * GraphLayout.STRIPE_ROW_HEIGHT + 8
+                + (legendLines == 0 ? 0 : GraphLayout.LEGEND_GAP + legendLines * GraphLayout.LEGEND_LINE_HEIGHT);
         double laneHeight = rows == 0 ? GraphLayout.LANE_HEIGHT
                 : Math.max(GraphLayout.MIN_LANE_HEIGHT, Math.min(GraphLayout.LANE_HEIGHT * 1.5, (height - fixed) / rows));
         return new GraphLayout(width, leftMargin, false, frame.rowOfLane(), laneHeight, firstPosition, pixelsPerEvent,
-                stripeRows, 0);
+                stripeRows, legendLines);
     }
 
     private static double leftMargin(GraphFrame frame) {
@@ -109,8 +116,10 @@ final class GraphPainter {
         clipToGraph(g, layout);
         axisLines(g, layout, from, to);
         if (to >= from) {
+            coneBands(g, layout, frame, from, to);
             lanes(g, layout, frame, from, to);
             arcs(g, layout, frame, from, to);
+            selectedMessage(g, layout, frame);
             marks(g, layout, frame, from, to);
             rings(g, layout, frame, from, to);
         }
@@ -210,6 +219,11 @@ final class GraphPainter {
         }
     }
 
+    /** Whether the entry at {@code position} is on a lane the frame hides (its node filtered out). */
+    private static boolean onHiddenLane(GraphFrame frame, int position) {
+        return frame.rowOfLane()[frame.model().laneOf(position)] < 0;
+    }
+
     private static void arcs(GraphicsContext g, GraphLayout layout, GraphFrame frame, int from, int to) {
         TraceModel model = frame.model();
         boolean coarse = layout.pixelsPerEvent < 1;
@@ -222,18 +236,52 @@ final class GraphPainter {
         double width = coarse ? 1 : 1.3;
         boolean arrows = ppe >= ARROWS_FROM_PIXELS;
         PathBatches batches = new PathBatches();
+        List<double[]> stubLabels = new ArrayList<>();
+        List<String> stubTexts = new ArrayList<>();
         frame.arcs().forEachCrossing(from, to, arc -> {
             int send = model.arcSend(arc);
             int receive = model.arcReceive(arc);
-            if ((send >= 0 && !frame.isShown(send)) || (receive >= 0 && !frame.isShown(receive))) {
+            boolean sendHidden = send >= 0 && onHiddenLane(frame, send);
+            boolean receiveHidden = receive >= 0 && onHiddenLane(frame, receive);
+            if (sendHidden && receiveHidden || sendHidden && receive < 0 || receiveHidden && send < 0) {
+                return;
+            }
+            if ((send >= 0 && !sendHidden && !frame.isShown(send)) || (receive >= 0 && !receiveHidden && !frame.isShown(receive))) {
                 return;
             }
             int end = send >= 0 ? send : receive;
-            double sendY = send >= 0 ? layout.laneY(model.laneOf(send)) : Double.NaN;
-            double receiveY = receive >= 0 ? layout.laneY(model.laneOf(receive)) : Double.NaN;
-            if ((send >= 0 && Double.isNaN(sendY)) || (receive >= 0 && Double.isNaN(receiveY))) {
+            if (sendHidden || receiveHidden) {
+                // One end is on a lane filtered out: a short stub from the shown end, labelled with the node at
+                // the other end, pointing up or down to where that lane would be.
+                int shownEnd = sendHidden ? receive : send;
+                int hiddenEnd = sendHidden ? send : receive;
+                double x = layout.x(shownEnd);
+                double y = layout.laneY(model.laneOf(shownEnd));
+                double dy = (model.laneOf(hiddenEnd) < model.laneOf(shownEnd) ? -1 : 1) * layout.laneHeight * 0.38;
+                double dx = sendHidden ? -10 : 10;
+                boolean lit = frame.isLit(shownEnd);
+                Color color = Palette.message(model.messageType(end));
+                double alpha = lit ? 1 : DIMMED_ALPHA;
+                PathBatches.Path path = batches.stroke(color, alpha, width, false);
+                if (sendHidden) {
+                    path.line(x + dx, y + dy, x, y);
+                    if (arrows) {
+                        arrowHead(batches.fill(color, alpha), x + dx, y + dy, x, y, 4);
+                    }
+                } else {
+                    path.line(x, y, x + dx, y + dy);
+                    if (arrows) {
+                        arrowHead(batches.fill(color, alpha), x, y, x + dx, y + dy, 4);
+                    }
+                }
+                if (arrows && lit) {
+                    stubLabels.add(new double[] {x + dx, y + dy + (dy < 0 ? -4 : 4), sendHidden ? 1 : 0});
+                    stubTexts.add(model.nodes().get(model.laneOf(hiddenEnd)).value());
+                }
                 return;
             }
+            double sendY = send >= 0 ? layout.laneY(model.laneOf(send)) : Double.NaN;
+            double receiveY = receive >= 0 ? layout.laneY(model.laneOf(receive)) : Double.NaN;
             if (coarse) {
                 long key = ((long) (snap(layout.x(send >= 0 ? send : receive), grid) / grid) & 0xFFFFF) << 44
                         | ((long) (snap(layout.x(receive >= 0 ? receive : send), grid) / grid) & 0xFFFFF) << 24
@@ -263,15 +311,17 @@ final class GraphPainter {
             } else if (send >= 0) {
                 double x = layout.x(send);
                 int toLane = model.peerLane(send);
-                double toY = toLane >= 0 ? layout.laneY(toLane) : Double.NaN;
-                if (toLane >= 0 && !Double.isNaN(toY)) {
-                    // Sent to a recorded node that never received it: a dashed line ending in a cross.
+                if (toLane >= 0) {
+                    // Sent to a recorded node that never received it: a dashed line to the lane it was sent to
+                    // (or towards it, when that lane is hidden), ending in a cross.
+                    double toY = layout.laneY(toLane);
                     double reach = Math.max(8, Math.min(40, ppe * 3));
                     double endX = x + reach;
-                    double endY = sendY + (toY - sendY) * Math.min(0.5, reach / Math.max(1, Math.abs(toY - sendY)) + 0.2);
+                    double endY = !Double.isNaN(toY) ? toY
+                            : sendY + (toLane < model.laneOf(send) ? -1 : 1) * layout.laneHeight * 0.38;
                     batches.stroke(color, alpha, width, true).line(x, sendY, endX, endY);
                     cross(batches.stroke(color, alpha, 1.3, false), endX, endY, 2.5);
-                } else if (toLane < 0) {
+                } else {
                     outsideStub(batches, color, alpha, x, sendY, x + 8, sendY - layout.laneHeight * 0.38, arrows);
                 }
             } else {
@@ -280,6 +330,90 @@ final class GraphPainter {
             }
         });
         batches.draw(g);
+        for (int i = 0; i < stubLabels.size(); i++) {
+            double[] at = stubLabels.get(i);
+            text(g, stubTexts.get(i), at[0], at[1], Palette.SMALL_FONT, Palette.FAINT_TEXT,
+                    at[2] > 0 ? TextAlignment.RIGHT : TextAlignment.LEFT);
+        }
+    }
+
+    /**
+     * The selected event's message, end to end, drawn again over the others: thick, in the selection's colour
+     * under the message's own colour, so it stands out among crossing arcs.
+     */
+    private static void selectedMessage(GraphicsContext g, GraphLayout layout, GraphFrame frame) {
+        TraceModel model = frame.model();
+        int selected = frame.selected();
+        if (selected < 0 || model.messageType(selected) < 0) {
+            return;
+        }
+        int send = model.type(selected) == EventKind.SEND ? selected : model.counterpart(selected);
+        int receive = model.type(selected) == EventKind.SEND ? model.counterpart(selected) : selected;
+        if (send < 0 || receive < 0 || onHiddenLane(frame, send) || onHiddenLane(frame, receive)) {
+            return;
+        }
+        double x1 = layout.x(send);
+        double y1 = layout.laneY(model.laneOf(send));
+        double x2 = layout.x(receive);
+        double y2 = layout.laneY(model.laneOf(receive));
+        Color color = Palette.message(model.messageType(selected));
+        for (int pass = 0; pass < 2; pass++) {
+            g.setStroke(pass == 0 ? Palette.SELECTED_MESSAGE : color);
+            g.setLineWidth(pass == 0 ? 5 : 2.2);
+            if (y1 == y2) {
+                double lift = Math.min(layout.laneHeight * 0.45, 6 + (x2 - x1) * 0.25);
+                g.beginPath();
+                g.moveTo(x1, y1);
+                g.quadraticCurveTo((x1 + x2) / 2, y1 - 2 * lift, x2, y2);
+                g.stroke();
+            } else {
+                g.strokeLine(x1, y1, x2, y2);
+            }
+        }
+    }
+
+    /**
+     * The selected event's cone in two tones behind the lanes: on each lane the stretch of its causes (its
+     * past, a prefix of the lane) and of its effects (its future, a suffix).
+     */
+    private static void coneBands(GraphicsContext g, GraphLayout layout, GraphFrame frame, int from, int to) {
+        if (frame.cone() == null) {
+            return;
+        }
+        TraceModel model = frame.model();
+        double pad = Math.max(3, layout.pixelsPerEvent * 0.5);
+        double half = Math.min(9, layout.laneHeight * 0.3);
+        for (int lane = 0; lane < model.nodes().size(); lane++) {
+            double y = layout.laneY(lane);
+            int size = model.laneSize(lane);
+            if (Double.isNaN(y) || size == 0) {
+                continue;
+            }
+            int lastPast = frame.cone().lastPastOrdinal(lane);
+            if (lastPast >= 0) {
+                band(g, layout, layout.x(model.positionOf(lane, 0)) - pad,
+                        layout.x(model.positionOf(lane, lastPast)) + pad, y, half, Palette.CAUSES);
+            }
+            int firstFuture = frame.cone().firstFutureOrdinal(lane);
+            if (firstFuture < size) {
+                band(g, layout, layout.x(model.positionOf(lane, firstFuture)) - pad,
+                        layout.x(model.positionOf(lane, size - 1)) + pad, y, half, Palette.EFFECTS);
+            }
+        }
+    }
+
+    /**
+     * One band from {@code start} to {@code end}, cut to the graph area first: a band reaching back to the
+     * trace's start lies tens of thousands of pixels off the canvas, which some pipelines do not fill.
+     */
+    private static void band(GraphicsContext g, GraphLayout layout, double start, double end, double y, double half,
+                             Color color) {
+        double left = Math.max(start, layout.graphLeft() - 1);
+        double right = Math.min(end, layout.graphLeft() + layout.graphWidth() + 1);
+        if (right > left) {
+            g.setFill(color);
+            g.fillRect(left, y - half, right - left, 2 * half);
+        }
     }
 
     /** The grid arc ends snap to at this zoom: 1 pixel down to a tenth of a pixel per position, then 2, then 4. */
@@ -475,6 +609,7 @@ final class GraphPainter {
         boolean timer = false;
         boolean crash = false;
         boolean outside = false;
+        boolean hidden = false;
         int last = Math.min(to, model.size() - 1);
         for (int position = Math.max(0, from); position <= last; position++) {
             if (!frame.isShown(position) || frame.rowOfLane()[model.laneOf(position)] < 0) {
@@ -487,6 +622,8 @@ final class GraphPainter {
             }
             timer |= model.type(position) == EventKind.TIMER;
             crash |= model.type(position) == EventKind.CRASH;
+            int other = model.counterpart(position);
+            hidden |= other >= 0 && onHiddenLane(frame, other);
         }
         boolean lost = false;
         for (int position = Math.max(0, from); position <= last && !lost; position++) {
@@ -509,8 +646,19 @@ final class GraphPainter {
         if (outside) {
             items.add(new LegendItem(Symbol.OUTSIDE, "unrecorded node", Palette.OUTSIDE));
         }
+        if (hidden) {
+            items.add(new LegendItem(Symbol.HIDDEN, "to/from a hidden node", Palette.FAINT_TEXT));
+        }
         if (crash) {
             items.add(new LegendItem(Symbol.CRASH, "crash / restart", Palette.CRASH));
+        }
+        int selected = frame.selected();
+        if (selected >= 0 && selected >= from && selected <= last && model.counterpart(selected) >= 0) {
+            items.add(new LegendItem(Symbol.SELECTED, "selected message", Palette.SELECTED_MESSAGE));
+        }
+        if (frame.cone() != null) {
+            items.add(new LegendItem(Symbol.BAND, "causes", Palette.CAUSES));
+            items.add(new LegendItem(Symbol.BAND, "effects", Palette.EFFECTS));
         }
         if (!frame.violations().isEmpty()) {
             items.add(new LegendItem(Symbol.VIOLATION, "violation", Palette.VIOLATION_RING));
@@ -592,6 +740,18 @@ final class GraphPainter {
                 g.strokeLine(x + 4, y - 5, x + SWATCH_WIDTH - 4, y + 4);
                 g.setLineDashes();
             }
+            case HIDDEN -> {
+                g.strokeLine(x + 2, y + 3, x + 10, y - 3);
+                text(g, "n", x + 12, y - 3, Palette.SMALL_FONT, Palette.FAINT_TEXT, TextAlignment.LEFT);
+            }
+            case SELECTED -> {
+                g.setLineWidth(5);
+                g.strokeLine(x, y, x + SWATCH_WIDTH - 2, y);
+                g.setStroke(Palette.TEXT);
+                g.setLineWidth(1.5);
+                g.strokeLine(x, y, x + SWATCH_WIDTH - 2, y);
+            }
+            case BAND -> g.fillRect(x, y - 5, SWATCH_WIDTH, 10);
             case CRASH -> {
                 g.setLineWidth(2);
                 cross(g, x + SWATCH_WIDTH / 2, y, 4);

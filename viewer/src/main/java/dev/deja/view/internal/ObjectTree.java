@@ -24,6 +24,14 @@ record ObjectTree(String name, String type, String text, List<ObjectTree> childr
         children = List.copyOf(children);
     }
 
+    /** Starts the name of a set's element, which is the element itself ({@code ∈ "n2"}): sets diff by element. */
+    static final String ELEMENT = "∈ ";
+
+    /** Whether this is a set's element shown by its name alone (its value is its name). */
+    boolean isElementLeaf() {
+        return name.startsWith(ELEMENT) && children.isEmpty();
+    }
+
     static ObjectTree leaf(String name, String type, String text) {
         return new ObjectTree(name, type, text, List.of());
     }
@@ -44,6 +52,22 @@ record ObjectTree(String name, String type, String text, List<ObjectTree> childr
     record Diff(String name, String text, String before, Change change, boolean changedBelow, List<Diff> children) {
         Diff {
             children = List.copyOf(children);
+        }
+
+        /**
+         * The member as one line: {@code name = value}, a change as {@code name = old → new}, a set's element by
+         * itself; added members start with {@code +}, removed ones with {@code −}.
+         */
+        String line() {
+            String mark = switch (change) {
+                case ADDED -> "+ ";
+                case REMOVED -> "− ";
+                default -> "";
+            };
+            if (name.startsWith(ELEMENT) && children.isEmpty()) {
+                return mark + name;
+            }
+            return mark + name + " = " + (change == Change.CHANGED ? before + " → " + text : text);
         }
     }
 
@@ -96,7 +120,11 @@ record ObjectTree(String name, String type, String text, List<ObjectTree> childr
     }
 
     private void render(StringBuilder out, String indent) {
-        out.append(indent).append(name).append(" = ").append(text).append('\n');
+        out.append(indent).append(name);
+        if (!isElementLeaf()) {
+            out.append(" = ").append(text);
+        }
+        out.append('\n');
         for (ObjectTree child : children) {
             child.render(out, indent + "  ");
         }

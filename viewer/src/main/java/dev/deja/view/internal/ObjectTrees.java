@@ -97,15 +97,23 @@ final class ObjectTrees {
                     }
                     elements.add(value("[" + index++ + "]", element, depth));
                 }
-                if (value instanceof java.util.Set<?> && !(value instanceof SortedSet<?>) && !(value instanceof LinkedHashSet<?>)) {
-                    // Hash order is not stable: sort by text and number the elements in that order.
-                    elements.sort(Comparator.comparing(ObjectTree::text, KEY_ORDER));
-                    List<ObjectTree> renumbered = new ArrayList<>();
-                    for (int i = 0; i < elements.size(); i++) {
-                        ObjectTree e = elements.get(i);
-                        renumbered.add(new ObjectTree("[" + i + "]", e.type(), e.text(), e.children()));
+                if (value instanceof java.util.Set<?>) {
+                    if (!(value instanceof SortedSet<?>) && !(value instanceof LinkedHashSet<?>)) {
+                        // Hash order is not stable: sort by text.
+                        elements.sort(Comparator.comparing(ObjectTrees::elementKey, KEY_ORDER));
                     }
-                    elements = renumbered;
+                    // A set's elements are named by what they are, not where they are, so that a diff matches an
+                    // element with itself: adding one shows one added element, not every later index changed.
+                    List<ObjectTree> named = new ArrayList<>();
+                    java.util.Set<String> taken = new java.util.HashSet<>();
+                    for (ObjectTree e : elements) {
+                        String key = ObjectTree.ELEMENT + elementKey(e);
+                        for (int copy = 2; !taken.add(key); copy++) {
+                            key = ObjectTree.ELEMENT + elementKey(e) + " #" + copy;
+                        }
+                        named.add(new ObjectTree(key, e.type(), e.text(), e.children()));
+                    }
+                    elements = named;
                 }
                 children.addAll(elements);
                 more(children, collection.size());
@@ -145,6 +153,22 @@ final class ObjectTrees {
             children.add(value(field.getName(), member, depth));
         }
         return new ObjectTree(name, typeName, typeName, children);
+    }
+
+    /** An element's identity in its set: its text, or for a composite its members' texts on one line. */
+    static String elementKey(ObjectTree element) {
+        if (element.children().isEmpty()) {
+            return element.text();
+        }
+        StringBuilder key = new StringBuilder(element.type()).append('(');
+        for (int i = 0; i < element.children().size(); i++) {
+            ObjectTree member = element.children().get(i);
+            key.append(i == 0 ? "" : ", ").append(member.name()).append('=').append(elementKey(member));
+            if (key.length() > MAX_TEXT) {
+                return key.substring(0, MAX_TEXT) + "…)";
+            }
+        }
+        return key.append(')').toString();
     }
 
     /** Stands for a null map value in the entry list (entries refuse nulls). */

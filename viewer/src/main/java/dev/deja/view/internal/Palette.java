@@ -23,6 +23,11 @@ final class Palette {
     static final Color CRASH = Color.web("#d62728");
     static final Color OUTSIDE = Color.web("#999999");
     static final Color SELECTION = Color.web("#000000");
+    /** Under the selected message's own colour, a wide band of this: the message stands out end to end. */
+    static final Color SELECTED_MESSAGE = Color.web("#ffd23f");
+    /** Behind the lanes, the selected event's causes (its past) and effects (its future). */
+    static final Color CAUSES = Color.web("#d8e7f7");
+    static final Color EFFECTS = Color.web("#fbe3cc");
     static final Color VIOLATION_RING = Color.web("#d62728");
     static final Color STRIPE_BACKGROUND = Color.web("#f4f4f4");
     static final Color VIOLATION_DARK = Color.web("#b2182b");

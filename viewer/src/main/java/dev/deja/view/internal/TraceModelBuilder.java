@@ -55,10 +55,12 @@ final class TraceModelBuilder {
 
     /**
      * @param name  names the trace in messages
-     * @param lanes the recorded nodes, in lane order
+     * @param nodes the recorded nodes, in any order: lanes are sorted naturally ({@code n2} before {@code n10})
      */
-    TraceModelBuilder(String name, List<NodeId> lanes) {
+    TraceModelBuilder(String name, List<NodeId> nodes) {
         this.traceName = name;
+        List<NodeId> lanes = new ArrayList<>(nodes);
+        lanes.sort(Comparator.comparing(NodeId::value, NaturalOrder.INSTANCE));
         this.lanes = List.copyOf(lanes);
         this.peers = new ArrayList<>(lanes);
         this.lanePositions = new IntList[lanes.size()];

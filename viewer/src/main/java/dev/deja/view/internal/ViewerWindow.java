@@ -1,12 +1,8 @@
 package dev.deja.view.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.deja.check.Violation;
 import dev.deja.node.NodeId;
-import dev.deja.trace.EventJson;
-import dev.deja.trace.MessageCodec;
 import dev.deja.trace.Trace;
-import dev.deja.trace.TraceEvent;
 import dev.deja.view.Cone;
 import dev.deja.view.EventFilter;
 import dev.deja.view.PictureSettings;
@@ -16,12 +12,8 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Predicate;
-import javafx.application.Platform;
 import javafx.geometry.Insets;
 import javafx.geometry.Orientation;
 import javafx.scene.Scene;
@@ -35,66 +27,53 @@ import javafx.scene.control.TextField;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.ToolBar;
 import javafx.scene.control.Tooltip;
-import javafx.scene.control.TreeCell;
-import javafx.scene.control.TreeItem;
-import javafx.scene.control.TreeView;
+import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyEvent;
 import javafx.scene.input.MouseEvent;
 import javafx.scene.input.ScrollEvent;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.Pane;
-import javafx.scene.layout.Priority;
-import javafx.scene.layout.Region;
+import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
 import javafx.stage.WindowEvent;
 
 /**
- * The viewer window: the graph of a trace with its violation stripe, and beside it the selected event, its
- * content, and its node's state right after it (replayed) with the difference from the node's previous
- * event, plus the node's rows in the checked tables when the trace was checked.
+ * The viewer window: the graph of a trace with its finding stripe and legend, the findings of the loaded report
+ * under it, and beside them the selected event in detail (see {@link DetailsPane}).
  *
- * <p>Navigation, after the MaceMC debugger: step along the node, along the whole trace, or across a message
- * (receive to send and back); jump to a position; click a violation in the stripe. Pan by dragging or
- * scrolling, zoom with Ctrl+scroll or the +/- keys. The cone toggle dims everything outside the selected
- * event's happens-before cone; the filter fields hide nodes, message types, non-matching contents or timers.
+ * <p>Navigation, after the MaceMC debugger and IDE debuggers: step along the node, along the whole trace, across
+ * a message (receive to send and back), to the next finding or the next event of the same message type; Home
+ * and End; jump to a position; click an event, a finding in the stripe or a row of the findings. Pan by
+ * dragging or scrolling, zoom with Ctrl+scroll or the +/- keys, down to the whole trace. The cone toggle shades
+ * the selected event's causes and effects and dims everything else; the filter fields hide nodes, message
+ * types, non-matching contents or timers. Every key is in {@link #keys()} and in the help ({@code ?}).
  *
- * <p>Every method runs on the JavaFX thread. State and table rows are computed on worker threads and
- * applied when they arrive, unless the selection moved on meanwhile.
+ * <p>Every method runs on the JavaFX thread.
  */
 public final class ViewerWindow {
     private static final double DEFAULT_PIXELS_PER_EVENT = 12;
-    private static final double MIN_PIXELS_PER_EVENT = 1e-4;
     private static final double MAX_PIXELS_PER_EVENT = 80;
 
     private final TraceModel model;
     private final WindowSettings settings;
     private final ArcIndex arcs;
-    private final StateService states;
-    private final Optional<CheckedTables> tables;
-    private final ExecutorService tableWorker = Executors.newSingleThreadExecutor(r -> {
-        Thread thread = new Thread(r, "deja-view-tables");
-        thread.setDaemon(true);
-        return thread;
-    });
     private final Predicate<Violation> dark;
-    private final MessageCodec codec = MessageCodec.defaultCodec();
 
     private final Stage stage;
     private final Canvas canvas = new Canvas();
-    private final Label eventHeader = new Label();
-    private final TreeView<String> eventTree = new TreeView<>();
-    private final Label stateStatus = new Label();
-    private final TreeView<ObjectTree.Diff> stateTree = new TreeView<>();
-    private final Label tablesStatus = new Label();
-    private final TreeView<ObjectTree.Diff> tablesTree = new TreeView<>();
+    private final DetailsPane details;
+    private final FindingsPane findings;
+    private final KeyBindings keys = new KeyBindings();
+    private final VBox help;
     private final TextField jumpField = new TextField();
     private final TextField nodesField = new TextField();
     private final TextField typesField = new TextField();
     private final TextField searchField = new TextField();
-    private final CheckBox hideTimers = new CheckBox("hide timers");
+    private final CheckBox hideTimers = new CheckBox("no timers");
     private final ToggleButton coneToggle = new ToggleButton("Cone");
     private final Label positionLabel = new Label();
+    private final SplitPane left = new SplitPane();
 
     private EventFilter filter;
     private BitSet shown;
@@ -113,23 +92,24 @@ public final class ViewerWindow {
         this.settings = settings;
         this.stage = stage;
         this.arcs = ArcIndex.of(model);
-        this.states = new StateService(Trace.open(settings.trace()), model, settings.classLoader());
-        Optional<CheckedTables> opened;
-        String tablesProblem = null;
+        StateService states = new StateService(Trace.open(settings.trace()), model, settings.classLoader());
+        Optional<CheckedTables> tables;
+        String tablesNote;
         try {
-            opened = CheckedTables.open(settings.trace());
+            tables = CheckedTables.open(settings.trace());
+            tablesNote = tables.isEmpty() ? "no checked tables: run 'deja check TRACE SCRIPT' to store them" : "";
         } catch (RuntimeException e) {
-            opened = Optional.empty();
-            tablesProblem = e.getMessage();
+            tables = Optional.empty();
+            tablesNote = "checked tables unavailable: " + e.getMessage();
         }
-        this.tables = opened;
         PictureSettings screening = PictureSettings.builder(model.size()).thresholds(settings.thresholds()).build();
         this.dark = screening::isDark;
+        this.details = new DetailsPane(model, states, tables, tablesNote, () -> selected);
+        this.findings = new FindingsPane(settings.violations(), dark, this::jumpTo);
+        bindKeys();
+        this.help = keys.helpPane();
         applyFilter(settings.filter());
         build();
-        tablesStatus.setText(tablesProblem != null ? "checked tables unavailable: " + tablesProblem
-                : tables.isEmpty() ? "no checked tables: run 'deja check " + settings.trace() + " SCRIPT' to store them"
-                : "");
     }
 
     /** Opens a window on {@code model}; call on the JavaFX thread. */
@@ -137,11 +117,31 @@ public final class ViewerWindow {
         Stage stage = new Stage();
         ViewerWindow window = new ViewerWindow(model, settings, stage);
         stage.show();
+        window.fitGraphHeight();
         int start = settings.at().orElse(settings.violations().isEmpty() ? 0
                 : (int) settings.violations().getFirst().event().position());
         window.select(start);
         window.centerOn(start);
         return window;
+    }
+
+    /**
+     * Gives the graph the height its lanes, stripe and legend need at full lane height (within limits), and the
+     * findings the rest: a few nodes leave no empty band under the graph.
+     */
+    private void fitGraphHeight() {
+        double total = left.getHeight();
+        if (total <= 0) {
+            return;
+        }
+        int rows = 0;
+        for (int row : rowOfLane) {
+            rows = Math.max(rows, row + 1);
+        }
+        int predicates = frame().predicates().size();
+        double needed = GraphLayout.AXIS_HEIGHT + rows * GraphLayout.LANE_HEIGHT * 1.5 + GraphLayout.STRIPE_GAP
+                + predicates * GraphLayout.STRIPE_ROW_HEIGHT + 8 + GraphLayout.LEGEND_GAP + 3 * GraphLayout.LEGEND_LINE_HEIGHT + 12;
+        left.setDividerPositions(Math.max(0.35, Math.min(0.8, needed / total)));
     }
 
     /** The stage, to wait for it to close. */
@@ -165,52 +165,25 @@ public final class ViewerWindow {
         canvas.addEventHandler(MouseEvent.MOUSE_RELEASED, this::released);
         canvas.addEventHandler(ScrollEvent.SCROLL, this::scrolled);
 
-        eventHeader.setId("event-header");
-        eventHeader.setWrapText(true);
-        eventHeader.setMinHeight(Region.USE_PREF_SIZE);
-        eventTree.setId("event-tree");
-        eventTree.setShowRoot(false);
-        stateStatus.setId("state-status");
-        stateStatus.setWrapText(true);
-        stateStatus.setMinHeight(Region.USE_PREF_SIZE);
-        stateTree.setId("state-tree");
-        stateTree.setCellFactory(view -> new DiffCell());
-        tablesStatus.setId("tables-status");
-        tablesStatus.setWrapText(true);
-        tablesStatus.setMinHeight(Region.USE_PREF_SIZE);
-        tablesTree.setId("tables-tree");
-        tablesTree.setShowRoot(false);
-        tablesTree.setCellFactory(view -> new DiffCell());
-        VBox.setVgrow(eventTree, Priority.SOMETIMES);
-        VBox.setVgrow(stateTree, Priority.ALWAYS);
-        VBox.setVgrow(tablesTree, Priority.SOMETIMES);
-        VBox details = new VBox(6, bold("Event"), eventHeader, eventTree, bold("Node state after the event"), stateStatus,
-                stateTree, bold("Checked tables"), tablesStatus, tablesTree);
-        details.setPadding(new Insets(6));
-        details.setMinWidth(260);
-
-        SplitPane split = new SplitPane(graph, details);
+        left.getItems().setAll(graph, findings.pane());
+        left.setOrientation(Orientation.VERTICAL);
+        left.setDividerPositions(0.72);
+        SplitPane split = new SplitPane(left, details.pane());
         split.setOrientation(Orientation.HORIZONTAL);
-        split.setDividerPositions(0.66);
+        split.setDividerPositions(0.64);
 
-        BorderPane root = new BorderPane(split);
+        help.setVisible(false);
+        StackPane center = new StackPane(split, help);
+        BorderPane root = new BorderPane(center);
         root.setTop(toolBar());
         root.setBottom(positionLabel);
+        positionLabel.setId("status");
         BorderPane.setMargin(positionLabel, new Insets(2, 6, 2, 6));
-        Scene scene = new Scene(root, 1400, 820);
+        Scene scene = new Scene(root, 1400, 860);
         scene.addEventFilter(KeyEvent.KEY_PRESSED, this::key);
         stage.setScene(scene);
         stage.setTitle("deja view " + model.name());
-        stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, event -> {
-            states.close();
-            tableWorker.shutdownNow();
-        });
-    }
-
-    private static Label bold(String text) {
-        Label label = new Label(text);
-        label.setStyle("-fx-font-weight: bold");
-        return label;
+        stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, event -> details.close());
     }
 
     private ToolBar toolBar() {
@@ -219,23 +192,26 @@ public final class ViewerWindow {
         Button previousTrace = button("previous-trace", "◀ trace", "Previous event of the trace (Shift+Left)", () -> stepTrace(-1));
         Button nextTrace = button("next-trace", "trace ▶", "Next event of the trace (Shift+Right)", () -> stepTrace(1));
         Button message = button("across-message", "⇄ message", "From a receive to its send and back (M)", this::stepMessage);
+        Button previousFinding = button("previous-finding", "◀ finding", "Previous finding (Shift+N)", () -> stepFinding(-1));
+        Button nextFinding = button("next-finding", "finding ▶", "Next finding (N)", () -> stepFinding(1));
         jumpField.setId("jump");
         jumpField.setPromptText("position");
-        jumpField.setPrefColumnCount(8);
+        jumpField.setPrefColumnCount(6);
         jumpField.setOnAction(event -> jump());
         Button go = button("go", "Go", "Jump to the position", this::jump);
         coneToggle.setId("cone");
-        coneToggle.setTooltip(new Tooltip("Dim everything outside the selected event's happens-before cone (C)"));
+        coneToggle.setTooltip(new Tooltip("Shade the selected event's causes and effects, dim everything else (C)"));
         coneToggle.selectedProperty().addListener((o, a, b) -> setCone(b));
+        coneToggle.setFocusTraversable(false);
         nodesField.setId("filter-nodes");
         nodesField.setPromptText("nodes: n1,n2");
-        nodesField.setPrefColumnCount(9);
+        nodesField.setPrefColumnCount(7);
         typesField.setId("filter-types");
         typesField.setPromptText("types: Begin,Last");
-        typesField.setPrefColumnCount(10);
+        typesField.setPrefColumnCount(8);
         searchField.setId("filter-search");
-        searchField.setPromptText("search contents");
-        searchField.setPrefColumnCount(10);
+        searchField.setPromptText("search");
+        searchField.setPrefColumnCount(7);
         hideTimers.setId("filter-timers");
         for (TextField field : List.of(nodesField, typesField, searchField)) {
             field.setOnAction(event -> filterFromFields());
@@ -243,11 +219,12 @@ public final class ViewerWindow {
         hideTimers.setOnAction(event -> filterFromFields());
         Button apply = button("filter-apply", "Filter", "Apply the filter fields", this::filterFromFields);
         Button zoomIn = button("zoom-in", "+", "Zoom in (+)", () -> zoom(1.5, Double.NaN));
-        Button zoomOut = button("zoom-out", "−", "Zoom out (-)", () -> zoom(1 / 1.5, Double.NaN));
+        Button zoomOut = button("zoom-out", "−", "Zoom out (-), down to the whole trace", () -> zoom(1 / 1.5, Double.NaN));
+        Button helpButton = button("help-button", "?", "Keys (?)", this::toggleHelp);
         showFilter(settings.filter());
-        return new ToolBar(previousNode, nextNode, previousTrace, nextTrace, message, new Separator(), jumpField, go,
-                coneToggle, new Separator(), zoomOut, zoomIn, new Separator(), nodesField, typesField, searchField,
-                hideTimers, apply);
+        return new ToolBar(previousNode, nextNode, previousTrace, nextTrace, message, previousFinding, nextFinding,
+                new Separator(), jumpField, go, coneToggle, new Separator(), zoomOut, zoomIn, new Separator(), nodesField,
+                typesField, searchField, hideTimers, apply, new Separator(), helpButton);
     }
 
     private static Button button(String id, String text, String tip, Runnable action) {
@@ -257,6 +234,43 @@ public final class ViewerWindow {
         button.setOnAction(event -> action.run());
         button.setFocusTraversable(false);
         return button;
+    }
+
+    private void bindKeys() {
+        keys.bind("← / →", "previous / next event of the selected node", KeyBindings.plain(KeyCode.LEFT), () -> stepNode(-1))
+                .bind("", "", KeyBindings.plain(KeyCode.RIGHT), () -> stepNode(1))
+                .bind("Shift+← / Shift+→", "previous / next event of the trace", KeyBindings.shift(KeyCode.LEFT), () -> stepTrace(-1))
+                .bind("", "", KeyBindings.shift(KeyCode.RIGHT), () -> stepTrace(1))
+                .bind("M", "across the message: from a receive to its send, from a send to its receive",
+                        KeyBindings.plain(KeyCode.M), this::stepMessage)
+                .bind("N / Shift+N", "next / previous finding of the report", KeyBindings.plain(KeyCode.N), () -> stepFinding(1))
+                .bind("", "", KeyBindings.shift(KeyCode.N), () -> stepFinding(-1))
+                .bind("T / Shift+T", "next / previous event of the selected event's message type",
+                        KeyBindings.plain(KeyCode.T), () -> stepType(1))
+                .bind("", "", KeyBindings.shift(KeyCode.T), () -> stepType(-1))
+                .bind("Home / End", "first / last event of the trace", KeyBindings.plain(KeyCode.HOME), this::home)
+                .bind("", "", KeyBindings.plain(KeyCode.END), this::end)
+                .bind("C", "cone: shade the selected event's causes (blue) and effects (orange), dim the rest",
+                        KeyBindings.plain(KeyCode.C), () -> setCone(!coneToggle.isSelected()))
+                .bind("+ / −", "zoom in / out at the middle (out down to the whole trace)",
+                        KeyBindings.text("+", KeyCode.PLUS, KeyCode.EQUALS, KeyCode.ADD), () -> zoom(1.5, Double.NaN))
+                .bind("", "", KeyBindings.text("-", KeyCode.MINUS, KeyCode.SUBTRACT), () -> zoom(1 / 1.5, Double.NaN))
+                .bind("S", "give the node state nearly all the height, or back", KeyBindings.plain(KeyCode.S),
+                        details::toggleStateMaximized)
+                .bind("R", "give the checked tables most of the height, or back", KeyBindings.plain(KeyCode.R),
+                        details::toggleTablesMaximized)
+                .bind("A", "checked tables: every node's rows, or the selected node's", KeyBindings.plain(KeyCode.A),
+                        details::toggleAllRows)
+                .bind("? or F1", "this help", event -> "?".equals(event.getText()) || event.getCode() == KeyCode.F1
+                        || event.isShiftDown() && event.getCode() == KeyCode.SLASH, this::toggleHelp)
+                .bind("Escape", "close the help, else the window", KeyBindings.plain(KeyCode.ESCAPE), this::escape)
+                .bind("Ctrl+W / Ctrl+Q", "close the window", event -> KeyBindings.control(KeyCode.W).test(event)
+                        || KeyBindings.control(KeyCode.Q).test(event), this::close);
+    }
+
+    /** The key table (for tests and the help). */
+    KeyBindings keys() {
+        return keys;
     }
 
     // ---- navigation ----
@@ -275,10 +289,10 @@ public final class ViewerWindow {
         if (coneToggle.isSelected()) {
             cone = model.cone(position);
         }
+        jumpField.setText(Integer.toString(position));
         ensureVisible(position);
-        showEvent(position);
-        fetchState(position);
-        fetchTables(position);
+        findings.showFindingAt(position);
+        details.show(position);
         repaint();
     }
 
@@ -312,6 +326,78 @@ public final class ViewerWindow {
         if (selected >= 0 && model.counterpart(selected) >= 0) {
             select(model.counterpart(selected));
         }
+    }
+
+    /** Selects the next ({@code direction} 1) or previous (-1) finding of the report, in position order. */
+    public void stepFinding(int direction) {
+        Optional<Violation> next = findings.step(selected, direction);
+        if (next.isPresent()) {
+            findings.choose(next.get()); // selecting the row selects its event
+        } else {
+            positionLabel.setText(settings.violations().isEmpty() ? "no findings: open the trace with --report FILE"
+                    : "no finding " + (direction > 0 ? "after" : "before") + " position " + selected);
+        }
+    }
+
+    /** Selects the next or previous shown event (send or receive) of the selected event's message type. */
+    public void stepType(int direction) {
+        int type = selected < 0 ? -1 : model.messageType(selected);
+        if (type < 0) {
+            positionLabel.setText("the selected event is not a message: T steps along one message type");
+            return;
+        }
+        for (int at = selected + direction; at >= 0 && at < model.size(); at += direction) {
+            if (model.messageType(at) == type && isShown(at) && rowOfLane[model.laneOf(at)] >= 0) {
+                jumpTo(at);
+                return;
+            }
+        }
+        positionLabel.setText("no " + ColumnarTraceModel.simpleName(model.messageTypes().get(type)) + " "
+                + (direction > 0 ? "after" : "before") + " position " + selected);
+    }
+
+    /** Selects the first shown event of the trace. */
+    public void home() {
+        int at = 0;
+        while (at < model.size() && !(isShown(at) && rowOfLane[model.laneOf(at)] >= 0)) {
+            at++;
+        }
+        if (at < model.size()) {
+            jumpTo(at);
+        }
+    }
+
+    /** Selects the last shown event of the trace. */
+    public void end() {
+        int at = model.size() - 1;
+        while (at >= 0 && !(isShown(at) && rowOfLane[model.laneOf(at)] >= 0)) {
+            at--;
+        }
+        if (at >= 0) {
+            jumpTo(at);
+        }
+    }
+
+    /** Shows the key help over the window, or hides it. */
+    public void toggleHelp() {
+        help.setVisible(!help.isVisible());
+    }
+
+    boolean helpShown() {
+        return help.isVisible();
+    }
+
+    private void escape() {
+        if (help.isVisible()) {
+            help.setVisible(false);
+        } else {
+            close();
+        }
+    }
+
+    /** Closes the window. */
+    public void close() {
+        stage.close();
     }
 
     /** Jumps to {@code position}. */
@@ -430,12 +516,22 @@ public final class ViewerWindow {
         firstPosition = Math.max(-visible * 0.5, Math.min(model.size() - visible * 0.5, firstPosition));
     }
 
+    /** The zoom at which the whole trace fits the graph's width: zooming out stops there. */
+    double wholeTrace() {
+        return Math.min(MAX_PIXELS_PER_EVENT, graphWidth() / model.size());
+    }
+
+    /** The zoom, in pixels per position. */
+    double pixelsPerEvent() {
+        return pixelsPerEvent;
+    }
+
     /** Multiplies the zoom by {@code factor}, keeping the position under {@code anchorX} (NaN: the middle) in place. */
     public void zoom(double factor, double anchorX) {
         double left = layout == null ? 60 : layout.leftMargin;
         double x = Double.isNaN(anchorX) ? left + graphWidth() / 2 : anchorX;
         double anchor = firstPosition + (x - left) / pixelsPerEvent;
-        pixelsPerEvent = Math.max(MIN_PIXELS_PER_EVENT, Math.min(MAX_PIXELS_PER_EVENT, pixelsPerEvent * factor));
+        pixelsPerEvent = Math.max(wholeTrace(), Math.min(MAX_PIXELS_PER_EVENT, pixelsPerEvent * factor));
         firstPosition = anchor - (x - left) / pixelsPerEvent;
         clampViewport();
         repaint();
@@ -551,32 +647,10 @@ public final class ViewerWindow {
     }
 
     private void key(KeyEvent event) {
-        if (event.getTarget() instanceof TextField) {
+        if (event.getTarget() instanceof TextField && event.getCode() != KeyCode.ESCAPE) {
             return;
         }
-        boolean handled = true;
-        switch (event.getCode()) {
-            case LEFT -> {
-                if (event.isShiftDown()) {
-                    stepTrace(-1);
-                } else {
-                    stepNode(-1);
-                }
-            }
-            case RIGHT -> {
-                if (event.isShiftDown()) {
-                    stepTrace(1);
-                } else {
-                    stepNode(1);
-                }
-            }
-            case M -> stepMessage();
-            case C -> setCone(!coneToggle.isSelected());
-            case PLUS, EQUALS, ADD -> zoom(1.5, Double.NaN);
-            case MINUS, SUBTRACT -> zoom(1 / 1.5, Double.NaN);
-            default -> handled = false;
-        }
-        if (handled) {
+        if (keys.handle(event)) {
             event.consume();
         }
     }
@@ -584,7 +658,7 @@ public final class ViewerWindow {
     // ---- painting ----
 
     private GraphFrame frame() {
-        return new GraphFrame(model, arcs, shown, rowOfLane, selected, cone, settings.violations(), dark, null, false);
+        return new GraphFrame(model, arcs, shown, rowOfLane, selected, cone, settings.violations(), dark, null, true);
     }
 
     /** Paints the visible window of the graph now. */
@@ -620,207 +694,41 @@ public final class ViewerWindow {
         return canvas;
     }
 
-    // ---- details ----
+    // ---- parts, for tests ----
 
-    private void showEvent(int position) {
-        TraceEvent entry = model.entry(position);
-        String head = String.format(Locale.ROOT, "position %d · %s · %s%nincarnation %d · seq %d · Lamport %d · node clock %d ms",
-                position, entry.node(), EventText.describe(model, position), entry.incarnation(), entry.seq(),
-                entry.lamport(), entry.atMillis());
-        eventHeader.setText(head);
-        JsonNode json = EventJson.toJson(entry, codec);
-        if (model.type(position) == dev.deja.trace.EventKind.SEND && model.counterpart(position) >= 0) {
-            ((com.fasterxml.jackson.databind.node.ObjectNode) json).set("message (as received)",
-                    EventJson.toJson(model.entry(model.counterpart(position)), codec).get("message"));
-        }
-        TreeItem<String> root = jsonItem("event", json);
-        eventTree.setRoot(root);
-        expandAll(root, 3);
+    DetailsPane details() {
+        return details;
     }
 
-    private static TreeItem<String> jsonItem(String name, JsonNode json) {
-        if (json.isObject() || json.isArray()) {
-            TreeItem<String> item = new TreeItem<>(name + (json.isArray() ? " [" + json.size() + "]" : ""));
-            if (json.isObject()) {
-                for (Map.Entry<String, JsonNode> field : json.properties()) {
-                    item.getChildren().add(jsonItem(field.getKey(), field.getValue()));
-                }
-            } else {
-                for (int i = 0; i < json.size(); i++) {
-                    item.getChildren().add(jsonItem("[" + i + "]", json.get(i)));
-                }
-            }
-            return item;
-        }
-        return new TreeItem<>(name + ": " + json.toString());
+    FindingsPane findings() {
+        return findings;
     }
 
-    private static <T> void expandAll(TreeItem<T> item, int depth) {
-        item.setExpanded(depth > 0);
-        for (TreeItem<T> child : item.getChildren()) {
-            expandAll(child, depth - 1);
-        }
+    String positionText() {
+        return jumpField.getText();
     }
 
-    private void fetchState(int position) {
-        NodeId node = model.nodes().get(model.laneOf(position));
-        stateStatus.setText("replaying to position " + position + "…");
-        states.request(position).whenComplete((result, failure) -> Platform.runLater(() -> {
-            if (selected != position) {
-                return; // the selection moved on
-            }
-            if (failure != null) {
-                stateStatus.setText("cannot show the state: " + failure.getMessage());
-                stateTree.setRoot(null);
-                return;
-            }
-            result.ifPresent(state -> showState(node, state));
-        }));
+    String statusText() {
+        return positionLabel.getText();
     }
 
-    private void showState(NodeId node, StateService.NodeState state) {
-        if (state.problem().isPresent()) {
-            stateStatus.setText(state.problem().get());
-            stateTree.setRoot(null);
-            return;
-        }
-        if (state.after() == null) {
-            stateStatus.setText(node + " is not running after position " + state.position());
-            stateTree.setRoot(null);
-            return;
-        }
-        String where = state.handler() == state.position() ? "" : " (its handler began at position " + state.handler() + ")";
-        String compared = state.previous() < 0 ? "its first handler call"
-                : "changes since its handler call at position " + state.previous() + " highlighted";
-        String how = state.fromCache() ? "from memory" : String.format(Locale.ROOT, "replayed to position %d in %.2f s",
-                state.replayedTo(), state.took().toNanos() / 1e9);
-        stateStatus.setText(node + " after position " + state.position() + where + "; " + compared + "; " + how);
-        ObjectTree.Diff diff = state.after().diff(state.before());
-        TreeItem<ObjectTree.Diff> root = diffItem(diff);
-        stateTree.setRoot(root);
-        expandChanged(root, 2);
-    }
-
-    private void fetchTables(int position) {
-        if (tables.isEmpty()) {
-            tablesTree.setRoot(null);
-            return;
-        }
-        NodeId node = model.nodes().get(model.laneOf(position));
-        int handler = states.handlerOf(position);
-        int previous = handler < 0 || model.previousOnLane(handler) < 0 ? -1 : states.handlerOf(model.previousOnLane(handler));
-        tablesStatus.setText("reading the check database…");
-        tableWorker.execute(() -> {
-            String problem = null;
-            ObjectTree.Diff diff = null;
-            try {
-                ObjectTree now = tables.get().rowsAt(node, position);
-                ObjectTree before = previous >= 0 ? tables.get().rowsAt(node, previous) : null;
-                diff = now.diff(before);
-            } catch (RuntimeException e) {
-                problem = e.getMessage();
-            }
-            String failure = problem;
-            ObjectTree.Diff result = diff;
-            Platform.runLater(() -> {
-                if (selected != position) {
-                    return;
-                }
-                if (failure != null) {
-                    tablesStatus.setText("cannot read the checked tables: " + failure);
-                    tablesTree.setRoot(null);
-                    return;
-                }
-                tablesStatus.setText(node + "'s rows after position " + position
-                        + (previous >= 0 ? "; changes since position " + previous + " highlighted" : ""));
-                TreeItem<ObjectTree.Diff> root = diffItem(result);
-                tablesTree.setRoot(root);
-                expandChanged(root, 3);
-                root.setExpanded(true);
-            });
-        });
-    }
-
-    private static TreeItem<ObjectTree.Diff> diffItem(ObjectTree.Diff diff) {
-        TreeItem<ObjectTree.Diff> item = new TreeItem<>(diff);
-        for (ObjectTree.Diff child : diff.children()) {
-            item.getChildren().add(diffItem(child));
-        }
-        return item;
-    }
-
-    /** Expands the first levels, and everything on the way to a change. */
-    private static void expandChanged(TreeItem<ObjectTree.Diff> item, int depth) {
-        item.setExpanded(depth > 0 || item.getValue().changedBelow());
-        for (TreeItem<ObjectTree.Diff> child : item.getChildren()) {
-            expandChanged(child, depth - 1);
-        }
-    }
-
-    /** The state tree's items, depth first, as text (for tests). */
     List<String> stateLines() {
-        List<String> lines = new ArrayList<>();
-        if (stateTree.getRoot() != null) {
-            lines(stateTree.getRoot(), "", lines);
-        }
-        return lines;
+        return details.stateLines();
     }
 
-    /** The checked tables' items, depth first, as text (for tests). */
     List<String> tableLines() {
-        List<String> lines = new ArrayList<>();
-        if (tablesTree.getRoot() != null) {
-            lines(tablesTree.getRoot(), "", lines);
-        }
-        return lines;
+        return details.tableLines();
     }
 
     String stateStatusText() {
-        return stateStatus.getText();
+        return details.stateStatusText();
     }
 
     String tablesStatusText() {
-        return tablesStatus.getText();
+        return details.tablesStatusText();
     }
 
     String eventHeaderText() {
-        return eventHeader.getText();
-    }
-
-    private static void lines(TreeItem<ObjectTree.Diff> item, String indent, List<String> out) {
-        out.add(indent + DiffCell.text(item.getValue()));
-        for (TreeItem<ObjectTree.Diff> child : item.getChildren()) {
-            lines(child, indent + "  ", out);
-        }
-    }
-
-    /** Shows a member as {@code name = value}, a change as {@code name = old → new}, coloured by kind. */
-    private static final class DiffCell extends TreeCell<ObjectTree.Diff> {
-        static String text(ObjectTree.Diff diff) {
-            String value = diff.change() == ObjectTree.Change.CHANGED ? diff.before() + " → " + diff.text() : diff.text();
-            String mark = switch (diff.change()) {
-                case ADDED -> "+ ";
-                case REMOVED -> "− ";
-                default -> "";
-            };
-            return mark + diff.name() + " = " + value;
-        }
-
-        @Override
-        protected void updateItem(ObjectTree.Diff diff, boolean empty) {
-            super.updateItem(diff, empty);
-            if (empty || diff == null) {
-                setText(null);
-                setStyle("");
-                return;
-            }
-            setText(text(diff));
-            setStyle(switch (diff.change()) {
-                case CHANGED -> "-fx-text-fill: #b35900; -fx-font-weight: bold";
-                case ADDED -> "-fx-text-fill: #1a7f37; -fx-font-weight: bold";
-                case REMOVED -> "-fx-text-fill: #888888";
-                case SAME -> diff.changedBelow() ? "-fx-text-fill: #b35900" : "";
-            });
-        }
+        return details.eventHeaderText();
     }
 }

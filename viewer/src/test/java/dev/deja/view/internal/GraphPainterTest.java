@@ -115,16 +115,87 @@ class GraphPainterTest {
     }
 
     @Test
-    void render_drawsALostMessage_asAShortDashedArcEndingNowhere() {
+    void render_drawsALostMessage_asADashedArcToTheLaneItWasSentTo_endingInACross() {
         PictureRenderer.Picture picture = render(PictureSettings.builder(model.size()).widthPixels(600).build());
         GraphLayout layout = picture.layout();
         int lost = at("n2", 2);
         double x = layout.x(lost);
         double y = layout.laneY(model.laneOf(lost));
         Color color = Palette.message(model.messageType(lost));
-        assertThat(nearest(picture, x + 3, y + 2, 2, color)).as("the dashed start of the arc").isLessThan(60);
+        double reach = Math.max(8, Math.min(40, layout.pixelsPerEvent * 3));
         double laneN3 = layout.laneY(model.lane(new NodeId("n3")));
-        assertThat(nearest(picture, x + 3, laneN3 - 2, 2, color)).as("never reaches n3's lane").isGreaterThan(60);
+        assertThat(nearest(picture, x + reach * 0.25, y + (laneN3 - y) * 0.25, 2, color)).as("the dashed arc")
+                .isLessThan(60);
+        // The cross is on n3's lane, where the message was going, not somewhere between the lanes.
+        assertThat(nearest(picture, x + reach + 2, laneN3 + 2, 1, color)).as("the cross on n3's lane").isLessThan(60);
+        assertThat(nearest(picture, x + reach + 2, laneN3 - 2, 1, color)).as("the cross on n3's lane").isLessThan(60);
+    }
+
+    @Test
+    void render_withTheReceiversLaneHidden_endsTheArcInAStubLabelledWithTheReceiver() {
+        EventFilter filter = EventFilter.builder().node(new NodeId("n1")).node(new NodeId("n2")).build();
+        PictureRenderer.Picture picture = render(PictureSettings.builder(model.size()).widthPixels(600).filter(filter).build());
+        GraphLayout layout = picture.layout();
+        int send = at("n1", 3); // dup, sent to n3
+        double x = layout.x(send);
+        double y = layout.laneY(model.laneOf(send));
+        Color color = Palette.message(model.messageType(send));
+        double dy = layout.laneHeight * 0.38; // n3 lies below n1
+        assertThat(nearest(picture, x + 5, y + dy / 2, 2, color)).as("the stub from the send").isLessThan(60);
+        double text = Double.MAX_VALUE;
+        for (int dx = 10; dx <= 24; dx++) {
+            text = Math.min(text, nearest(picture, x + dx, y + dy + 4, 4, Palette.FAINT_TEXT));
+        }
+        assertThat(text).as("the label n3 at the stub's end").isLessThan(60);
+        // Without the filter the same send has a full arc and no label there.
+        PictureRenderer.Picture all = render(PictureSettings.builder(model.size()).widthPixels(600).build());
+        assertThat(all.layout().laneY(model.lane(new NodeId("n3")))).isNotNaN();
+    }
+
+    @Test
+    void render_withACone_shadesCausesAndEffectsInTwoTones() {
+        int receive = at("n3", 2);
+        PictureRenderer.Picture picture = render(PictureSettings.builder(model.size()).widthPixels(600)
+                .selected(receive, PictureSettings.Highlight.CONE).build());
+        GraphLayout layout = picture.layout();
+        int lane1 = model.lane(new NodeId("n1"));
+        double pastX = (layout.x(model.positionOf(lane1, 0)) + layout.x(model.positionOf(lane1, 1))) / 2;
+        assertThat(distance(picture.pixel(pastX, layout.laneY(lane1) - 6), Palette.CAUSES)).as("a cause on n1")
+                .isLessThan(5);
+        int lane3 = model.lane(new NodeId("n3"));
+        int after = model.positionOf(lane3, 3);
+        double futureX = layout.x(after) + 3;
+        assertThat(distance(picture.pixel(futureX, layout.laneY(lane3) - 7), Palette.EFFECTS)).as("an effect on n3")
+                .isLessThan(5);
+        // Without the cone, the same pixels are background.
+        PictureRenderer.Picture plain = render(PictureSettings.builder(model.size()).widthPixels(600).build());
+        assertThat(plain.pixel(pastX, layout.laneY(lane1) - 6)).isEqualTo(0xFFFFFFFF);
+    }
+
+    @Test
+    void render_withASelectedReceive_highlightsItsMessageEndToEnd() {
+        int receive = at("n2", 1); // a, from n1
+        int send = model.counterpart(receive);
+        PictureRenderer.Picture picture = render(PictureSettings.builder(model.size()).widthPixels(600)
+                .selected(receive, PictureSettings.Highlight.MARK).build());
+        GraphLayout layout = picture.layout();
+        double x1 = layout.x(send);
+        double y1 = layout.laneY(model.laneOf(send));
+        double x2 = layout.x(receive);
+        double y2 = layout.laneY(model.laneOf(receive));
+        double length = Math.hypot(x2 - x1, y2 - y1);
+        double nx = -(y2 - y1) / length;
+        double ny = (x2 - x1) / length;
+        for (double t : new double[] {0.25, 0.5, 0.75}) {
+            double x = x1 + (x2 - x1) * t + nx * 2;
+            double y = y1 + (y2 - y1) * t + ny * 2;
+            assertThat(nearest(picture, x, y, 0, Palette.SELECTED_MESSAGE)).as("the highlight at %.0f%%", t * 100)
+                    .isLessThan(40);
+        }
+        PictureRenderer.Picture plain = render(PictureSettings.builder(model.size()).widthPixels(600).build());
+        double x = (x1 + x2) / 2 + nx * 2;
+        double y = (y1 + y2) / 2 + ny * 2;
+        assertThat(nearest(plain, x, y, 0, Palette.SELECTED_MESSAGE)).as("no highlight unselected").isGreaterThan(100);
     }
 
     @Test
@@ -165,8 +236,9 @@ class GraphPainterTest {
                 .violations(List.of(span)).build());
         GraphLayout layout = picture.layout();
         double y = layout.stripeRowTop(0) + GraphLayout.STRIPE_ROW_HEIGHT / 2;
+        // A closed span is not counted as a violation (the property held again): its bar is light.
         for (int position = start; position <= end; position++) {
-            assertThat(distance(picture.pixel(layout.x(position), y), Palette.VIOLATION_DARK)).as("bar at %d", position)
+            assertThat(distance(picture.pixel(layout.x(position), y), Palette.VIOLATION_LIGHT)).as("bar at %d", position)
                     .isLessThan(5);
         }
         assertThat(distance(picture.pixel(layout.x(end + 1), y), Palette.STRIPE_BACKGROUND)).isLessThan(5);

@@ -51,8 +51,8 @@ class ObjectTreesTest {
                   name = "n1"
                   role = LEADER
                   peers = HashSet (2 elements)
-                    [0] = "n2"
-                    [1] = "n3"
+                    ∈ "n2"
+                    ∈ "n3"
                   votes = TreeMap (1 entry)
                     2 = HashMap (2 entries)
                       n1 = "w"
@@ -88,10 +88,36 @@ class ObjectTreesTest {
         ObjectTree.Diff peers = child(diff, "peers");
         assertThat(peers.change()).isEqualTo(ObjectTree.Change.CHANGED);
         assertThat(peers.before()).isEqualTo("HashSet (2 elements)");
-        assertThat(child(peers, "[2]").change()).isEqualTo(ObjectTree.Change.ADDED);
+        // A set diffs by element: the added element is the only change, the others are matched with themselves.
+        assertThat(child(peers, "∈ \"n4\"").change()).isEqualTo(ObjectTree.Change.ADDED);
+        assertThat(child(peers, "∈ \"n2\"").change()).isEqualTo(ObjectTree.Change.SAME);
+        assertThat(child(peers, "∈ \"n3\"").change()).isEqualTo(ObjectTree.Change.SAME);
         assertThat(child(child(diff, "votes"), "1").change()).isEqualTo(ObjectTree.Change.REMOVED);
         assertThat(child(diff, "name").change()).isEqualTo(ObjectTree.Change.SAME);
         assertThat(child(diff, "ballot").changedBelow()).isFalse();
+    }
+
+    @Test
+    void diff_ofASetGrowingInTheMiddle_showsOneAddedElementNotShiftedIndexes() {
+        Set<String> before = new HashSet<>(List.of("n1", "n4", "n5"));
+        Set<String> after = new HashSet<>(List.of("n1", "n3", "n4", "n5"));
+        after.remove("n1");
+        ObjectTree.Diff diff = ObjectTrees.render("alive", after).diff(ObjectTrees.render("alive", before));
+        List<String> lines = diff.children().stream().map(ObjectTree.Diff::line).toList();
+        assertThat(lines).containsExactly("+ ∈ \"n3\"", "∈ \"n4\"", "∈ \"n5\"", "− ∈ \"n1\"");
+    }
+
+    @Test
+    void diff_ofASetOfRecords_matchesEqualRecordsWhateverTheirIndex() {
+        Set<Ballot> before = new HashSet<>(List.of(new Ballot(2, new NodeId("n2")), new Ballot(5, new NodeId("n1"))));
+        Set<Ballot> after = new HashSet<>(before);
+        after.add(new Ballot(1, new NodeId("n3")));
+        ObjectTree.Diff diff = ObjectTrees.render("ballots", after).diff(ObjectTrees.render("ballots", before));
+        assertThat(diff.children()).filteredOn(d -> d.change() != ObjectTree.Change.SAME).singleElement()
+                .satisfies(d -> {
+                    assertThat(d.name()).isEqualTo("∈ Ballot(round=1, leader=n3)");
+                    assertThat(d.change()).isEqualTo(ObjectTree.Change.ADDED);
+                });
     }
 
     @Test

@@ -226,4 +226,14 @@ class TraceModelTest {
         TraceEvent second = crafted.merged().stream().filter(e -> e.node().value().equals("n1") && e.seq() == 1).findFirst().orElseThrow();
         assertThatThrownBy(() -> builder.add(second)).hasMessageContaining("node n1: expected seq 0 next");
     }
+
+    @Test
+    void nodes_ofNumberedNames_areInNaturalOrder() {
+        CraftedTrace crafted = new CraftedTrace("n10", "c2", "n2", "n1", "c10");
+        for (String node : List.of("n10", "c2", "n2", "n1", "c10")) {
+            crafted.start(node);
+        }
+        assertThat(crafted.model().nodes().stream().map(NodeId::value).toList())
+                .containsExactly("c2", "c10", "n1", "n2", "n10");
+    }
 }

@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import javafx.geometry.Bounds;
 import javafx.geometry.Point2D;
+import javafx.scene.input.KeyCode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -280,6 +281,17 @@ class ViewerWindowIT {
                 + acceptedRoundAfter.get(begin));
     }
 
+    /** The accepted round of the node on {@code lane} after its last handler call at or before {@code position}. */
+    private static long acceptedRoundAt(int lane, int position) {
+        long round = -1;
+        for (int at = 0; at <= position; at++) {
+            if (model.laneOf(at) == lane && acceptedRoundAfter.containsKey(at)) {
+                round = acceptedRoundAfter.get(at);
+            }
+        }
+        return round;
+    }
+
     /**
      * Writes a check history for {@code node}'s accepted round, as {@code deja check} would store it, with the
      * values the replayed nodes had at every handler call (without running Python).
@@ -290,24 +302,218 @@ class ViewerWindowIT {
             history.beginCheck(List.of(agent));
             List<Integer> handlers = new ArrayList<>(acceptedRoundAfter.keySet());
             handlers.sort(null);
-            Long last = null;
+            Map<NodeId, Long> last = new HashMap<>();
             for (int position : handlers) {
                 CheckedEvent event = new CheckedEvent(position, model.nodes().get(model.laneOf(position)),
                         model.incarnation(position), model.seq(position), model.lamport(position), model.atMillis(position),
                         model.type(position).traceName(), Optional.empty(), Optional.empty());
                 List<RowChange> changes = new ArrayList<>();
-                if (event.node().equals(node)) {
-                    long round = acceptedRoundAfter.get(position);
-                    if (last == null || last != round) {
-                        changes.add(new RowChange("Agent", last == null ? RowChange.Kind.INSERT : RowChange.Kind.UPDATE,
-                                node, 1, Map.of("accepted_round", round)));
-                        last = round;
-                    }
+                long round = acceptedRoundAfter.get(position);
+                Long before = last.get(event.node());
+                if (before == null || before != round) {
+                    changes.add(new RowChange("Agent", before == null ? RowChange.Kind.INSERT : RowChange.Kind.UPDATE,
+                            event.node(), 1, Map.of("accepted_round", round)));
+                    last.put(event.node(), round);
                 }
                 history.append(new StateStep(event, changes));
             }
             history.finishCheck();
         }
         assertThat(previous).isLessThan(begin);
+        assertThat(node).isNotNull();
+    }
+
+    // ---- keys, findings, help ----
+
+    private static Violation finding(String predicate, int position, Object witness, Map<String, Object> aux) {
+        CheckedEvent event = new CheckedEvent(position, model.nodes().get(model.laneOf(position)), model.incarnation(position),
+                model.seq(position), model.lamport(position), model.atMillis(position), model.type(position).traceName(),
+                Optional.empty(), Optional.empty());
+        return new Violation(predicate, Violation.Kind.ALWAYS, Violation.Status.VIOLATED, event, Optional.empty(), aux,
+                Map.of(), "", witness, false);
+    }
+
+    /** Aux values in declaration order, as a report holds them. */
+    private static Map<String, Object> inOrder(String name1, Object value1, String name2, Object value2) {
+        Map<String, Object> values = new java.util.LinkedHashMap<>();
+        values.put(name1, value1);
+        values.put(name2, value2);
+        return values;
+    }
+
+    private void press(KeyCode... chord) {
+        FxToolkit.call(() -> {
+            window.canvas().requestFocus();
+            return null;
+        });
+        robot.press(chord).release(chord);
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    @Test
+    void keysNAndShiftN_stepThroughTheFindings_andThePositionBoxAndFindingsFollow() {
+        int first = model.size() / 4;
+        int second = model.size() / 2;
+        List<Violation> findings = List.of(finding("agreement", first, "slot-1", Map.of("changed", 2L)),
+                finding("agreement", second, "slot-2", Map.of("changed", 3L)));
+        open(OptionalInt.of(0), findings);
+        press(KeyCode.N);
+        assertThat(on(window::selected)).isEqualTo(first);
+        assertThat(on(window::positionText)).isEqualTo(Integer.toString(first));
+        assertThat(on(() -> window.findings().selected().orElseThrow().witness())).isEqualTo("slot-1");
+        press(KeyCode.N);
+        assertThat(on(window::selected)).isEqualTo(second);
+        assertThat(on(window::positionText)).isEqualTo(Integer.toString(second));
+        press(KeyCode.SHIFT, KeyCode.N);
+        assertThat(on(window::selected)).isEqualTo(first);
+        press(KeyCode.SHIFT, KeyCode.N);
+        assertThat(on(window::selected)).as("no finding before the first").isEqualTo(first);
+        assertThat(on(window::statusText)).isEqualTo("no finding before position " + first);
+    }
+
+    @Test
+    void keysHomeEndAndT_goToTheTracesEndsAndAlongTheMessageType() {
+        int begin = acceptingBegin();
+        open(OptionalInt.of(begin), List.of());
+        press(KeyCode.T);
+        int next = on(window::selected);
+        assertThat(next).isGreaterThan(begin);
+        assertThat(model.messageType(next)).isEqualTo(model.messageType(begin));
+        for (int between = begin + 1; between < next; between++) {
+            assertThat(model.messageType(between)).as("position %d", between).isNotEqualTo(model.messageType(begin));
+        }
+        press(KeyCode.SHIFT, KeyCode.T);
+        assertThat(on(window::selected)).isEqualTo(begin);
+        press(KeyCode.END);
+        assertThat(on(window::selected)).isEqualTo(model.size() - 1);
+        assertThat(on(window::positionText)).isEqualTo(Integer.toString(model.size() - 1));
+        press(KeyCode.HOME);
+        assertThat(on(window::selected)).isZero();
+    }
+
+    @Test
+    void zoomingOut_stopsWhereTheWholeTraceFits() {
+        open(OptionalInt.of(model.size() / 2), List.of());
+        for (int i = 0; i < 30; i++) {
+            press(KeyCode.MINUS);
+        }
+        GraphLayout layout = on(window::layout);
+        assertThat(on(window::pixelsPerEvent)).isEqualTo(on(window::wholeTrace));
+        assertThat(layout.firstVisible()).isZero();
+        assertThat(layout.lastVisible()).isGreaterThanOrEqualTo(model.size() - 1);
+        assertThat(layout.pixelsPerEvent * model.size()).as("the trace spans the graph's width, not a column")
+                .isCloseTo(layout.graphWidth(), org.assertj.core.data.Offset.offset(1.0));
+        assertThat(layout.legendLines).as("the window draws a legend").isPositive();
+    }
+
+    @Test
+    void helpKey_listsEveryBinding_andEscapeClosesTheHelpThenTheWindow() {
+        open(OptionalInt.of(0), List.of());
+        assertThat(on(window::helpShown)).isFalse();
+        press(KeyCode.F1);
+        assertThat(on(window::helpShown)).isTrue();
+        javafx.scene.Node help = robot.lookup("#help").query();
+        List<String> texts = on(() -> help.lookupAll(".label").stream()
+                .map(node -> ((javafx.scene.control.Label) node).getText()).toList());
+        for (KeyBindings.Binding binding : on(() -> window.keys().bindings())) {
+            if (!binding.keys().isEmpty()) {
+                assertThat(texts).as("the help lists " + binding.keys()).contains(binding.keys());
+            }
+        }
+        assertThat(texts).contains("N / Shift+N", "Home / End", "Escape", "Ctrl+W / Ctrl+Q", "? or F1");
+        press(KeyCode.ESCAPE);
+        assertThat(on(window::helpShown)).isFalse();
+        assertThat(on(() -> window.stage().isShowing())).isTrue();
+        press(KeyCode.ESCAPE);
+        assertThat(on(() -> window.stage().isShowing())).isFalse();
+    }
+
+    @Test
+    void ctrlW_closesTheWindow() {
+        open(OptionalInt.of(0), List.of());
+        press(KeyCode.CONTROL, KeyCode.W);
+        assertThat(on(() -> window.stage().isShowing())).isFalse();
+    }
+
+    @Test
+    void findingsPane_listsEveryFinding_andClickingARowSelectsItsEventAndShowsItInFull() {
+        int first = model.size() / 4;
+        int second = model.size() / 2;
+        List<Violation> findings = List.of(finding("agreement", first, "slot-1", Map.of("changed", 2L)),
+                finding("validity", second, null, inOrder("value", "v-n2", "round", 7L)));
+        open(OptionalInt.of(0), findings);
+        NodeId secondNode = model.nodes().get(model.laneOf(second));
+        assertThat(on(() -> window.findings().rows())).containsExactly(
+                "1 | agreement | slot-1 | " + first + " | " + model.nodes().get(model.laneOf(first)) + " | VIOLATED | changed=2",
+                "2 | validity |  | " + second + " | " + secondNode + " | VIOLATED | value=v-n2, round=7");
+        javafx.scene.Node row = robot.lookup("#findings .table-row-cell").nth(1).query();
+        robot.clickOn(row);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(on(window::selected)).isEqualTo(second);
+        assertThat(on(() -> window.findings().detailsText())).contains("validity (@always): VIOLATED",
+                "at position " + second + " on " + secondNode, "aux: value=v-n2, round=7");
+    }
+
+    @Test
+    void allNodesToggle_showsEveryNodesRowsOfTheCheckedTables() throws Exception {
+        int begin = acceptingBegin();
+        int previous = model.previousOnLane(begin);
+        storeHistory(model.nodes().get(model.laneOf(begin)), previous, begin);
+        open(OptionalInt.of(begin), List.of());
+        waitFor("the node's rows", () -> window.tablesStatusText().contains("'s rows after position " + begin));
+        robot.clickOn("#tables-all");
+        waitFor("every node's rows", () -> window.tablesStatusText().startsWith("every node's rows after position " + begin));
+        List<String> lines = on(window::tableLines);
+        assertThat(lines.getFirst()).isEqualTo("all nodes = tables");
+        assertThat(lines.get(1)).isEqualTo("  Agent = " + NODES + " rows on " + NODES + " nodes");
+        for (NodeId node : model.nodes()) {
+            // The node's last handler call at or before the Begin holds its accepted round then.
+            long round = acceptedRoundAt(model.lane(node), begin);
+            assertThat(lines).as("the row of " + node).anySatisfy(line -> assertThat(line)
+                    .matches("    (. )?" + node + " · oid 1 = (accepted_round=\\d+ → )?accepted_round=" + round));
+        }
+    }
+
+    @Test
+    void keysSAndR_giveTheStateOrTheTablesMostOfTheHeight() {
+        open(OptionalInt.of(0), List.of());
+        double normal = on(() -> window.details().stateShare());
+        assertThat(normal).as("the state part has most of the height already").isGreaterThan(0.5);
+        press(KeyCode.S);
+        assertThat(on(() -> window.details().stateShare())).isGreaterThan(0.9);
+        press(KeyCode.S);
+        assertThat(on(() -> window.details().stateShare())).isEqualTo(normal, org.assertj.core.data.Offset.offset(0.01));
+        press(KeyCode.R);
+        assertThat(on(() -> window.details().tablesShare())).as("R gives the tables most of the height").isGreaterThan(0.6);
+        press(KeyCode.S);
+        assertThat(on(() -> window.details().stateShare())).as("S from there maximizes the state").isGreaterThan(0.9);
+    }
+
+    /**
+     * The window as a user sees it, on this run with two findings, at a Begin with the cone on, once the state
+     * came from memory: compared with the golden image byte for byte (software renderer, DejaVu Sans).
+     */
+    @Test
+    void window_atABeginWithTheCone_matchesTheGoldenScreenshot() throws Exception {
+        int begin = acceptingBegin();
+        List<Violation> findings = List.of(finding("agreement", begin, "slot-1", Map.of("changed", 2L)),
+                finding("validity", begin + 40, null, Map.of("round", 7L)));
+        open(OptionalInt.of(begin), findings);
+        waitFor("the state at " + begin, () -> showsStateAt(begin));
+        press(KeyCode.LEFT);
+        waitFor("the previous state", () -> showsStateAt(model.previousOnLane(begin)));
+        press(KeyCode.RIGHT);
+        waitFor("the state from memory", () -> showsStateAt(begin) && window.stateStatusText().endsWith("from memory"));
+        press(KeyCode.C);
+        byte[] png = on(() -> {
+            javafx.scene.image.WritableImage image = window.stage().getScene().snapshot(null);
+            int width = (int) image.getWidth();
+            int height = (int) image.getHeight();
+            int[] argb = new int[width * height];
+            image.getPixelReader().getPixels(0, 0, width, height, javafx.scene.image.PixelFormat.getIntArgbInstance(),
+                    argb, 0, width);
+            return PictureRenderer.png(new PictureRenderer.Picture(null, width, height, argb));
+        });
+        Golden.assertPng("window-paxos-3-seed-4.png", png);
     }
 }

@@ -1,0 +1,123 @@
+package dev.deja.bench.internal;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.deja.bench.Summary;
+import dev.deja.daemon.DaemonClient;
+import dev.deja.daemon.DaemonLocation;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One-shot {@code deja check} commands as a user types them, each a process of its own through the launcher, side by
+ * side: a full check ({@code --fresh}), a re-check with nothing edited, and a re-check with one predicate edited,
+ * each in a new JVM ({@code --no-daemon}) and through the warm engine (a server of the benchmark's own, stopped at
+ * the end). Wall time of the whole command, as the user waits for it.
+ */
+final class OneShotChecks {
+    static final String FULL = "full check";
+    static final String RECHECK = "re-check, nothing edited";
+    static final String EDITED = "re-check, one predicate edited";
+
+    private final Workspace workspace;
+    private final Path launcher;
+    private final Path daemonDirectory;
+
+    OneShotChecks(Workspace workspace) {
+        this.workspace = workspace;
+        this.launcher = workspace.settings().home().resolve("deja");
+        this.daemonDirectory = workspace.path("check/daemon");
+    }
+
+    /** Whether the launcher is there to run (not in a test of the benchmark's own). */
+    boolean available() {
+        return Files.isExecutable(launcher) && Files.isDirectory(workspace.settings().home().resolve("bench/target/classes"));
+    }
+
+    /** Both modes' samples of the three commands on {@code trace}, in {@code rounds} interleaved rounds. */
+    ObjectNode measure(String name, Path trace, Path script, Path edited, int rounds) throws Exception {
+        Map<String, Interleaved.Side> sides = new LinkedHashMap<>();
+        for (boolean warm : new boolean[] {false, true}) {
+            String mode = warm ? "warm " : "cold ";
+            sides.put(mode + FULL, () -> run(warm, trace, script, "--fresh"));
+            sides.put(mode + RECHECK, () -> run(warm, trace, script));
+            sides.put(mode + EDITED, () -> run(warm, trace, edited));
+        }
+        Map<String, List<Double>> samples = Interleaved.run("one-shot check " + name + " (seconds)", rounds, true, sides,
+                workspace.progress());
+        ObjectNode node = Results.object();
+        for (String mode : new String[] {"cold", "warm"}) {
+            ObjectNode side = node.putObject(mode);
+            for (String what : new String[] {FULL, RECHECK, EDITED}) {
+                side.set(what.replace(' ', '_').replace(",", ""), Results.summary(Summary.of(samples.get(mode + " " + what))));
+            }
+            side.set("full_check_over_edited_recheck", Results.summary(Summary.ofRatios(samples.get(mode + " " + FULL),
+                    samples.get(mode + " " + EDITED))));
+        }
+        return node;
+    }
+
+    private double run(boolean warm, Path trace, Path script, String... more) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(launcher.toString(), "check", trace.toString(), script.toString()));
+        command.addAll(List.of(more));
+        if (!warm) {
+            command.add("--no-daemon");
+        }
+        ProcessBuilder builder = new ProcessBuilder(command).directory(workspace.path("check").toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        Path errors = workspace.path("check/one-shot.err");
+        builder.redirectError(errors.toFile());
+        builder.environment().put("DEJA_DAEMON_DIR", daemonDirectory.toString());
+        builder.environment().remove("DEJA_NO_DAEMON");
+        long start = System.nanoTime();
+        Process process = builder.start();
+        if (!process.waitFor(10, TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            throw new IllegalStateException(String.join(" ", command) + " did not end in 10 minutes");
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (process.exitValue() > 1) {
+            throw new IllegalStateException(String.join(" ", command) + " exited " + process.exitValue() + ": "
+                    + Files.readString(errors).strip());
+        }
+        return seconds;
+    }
+
+    /** Stops the benchmark's warm engine. */
+    void stop() {
+        DaemonClient.stop(new DaemonLocation(daemonDirectory));
+    }
+
+    /**
+     * The script with its first predicate's code edited but not its results: a statement added at the top of its
+     * body. What a user's edit of one predicate costs the next re-check.
+     */
+    static String editOnePredicate(String script) {
+        List<String> lines = new ArrayList<>(List.of(script.split("\n", -1)));
+        for (int i = 0; i < lines.size(); i++) {
+            if (!lines.get(i).matches("@\\s*(deja\\.)?(always|eventually)\\b.*")) {
+                continue;
+            }
+            for (int j = i + 1; j < lines.size(); j++) {
+                if (lines.get(j).startsWith("def ")) {
+                    int body = j + 1;
+                    while (body < lines.size() && lines.get(body).isBlank()) {
+                        body++;
+                    }
+                    String line = lines.get(body);
+                    String indent = line.substring(0, line.length() - line.stripLeading().length());
+                    lines.add(j + 1, indent + "_edited_for_the_benchmark = 1");
+                    return String.join("\n", lines);
+                }
+            }
+        }
+        throw new IllegalArgumentException("the script declares no predicate");
+    }
+}

@@ -1,0 +1,372 @@
+package dev.deja.daemon;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.Console;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.File;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The client of the warm engine, which the launcher runs for {@code deja check}, {@code deja sql} and
+ * {@code deja view --png}: hands the command line to this user's server (starting one if none runs), relays what
+ * the command prints, and exits with its status. When the warm engine cannot or should not run the command, it
+ * exits with {@link #RUN_COLD}, and the launcher runs the command in a new JVM as usual.
+ *
+ * <p>Uses the JDK only (no library is on its class path), so that its JVM starts in a fraction of the time the
+ * full command line takes.
+ */
+public final class DaemonClient {
+    /** The exit status that tells the launcher to run the command in a new JVM instead. */
+    public static final int RUN_COLD = 251;
+
+    /** The exit status when the warm engine stopped in the middle of a command (an internal error). */
+    static final int ENGINE_LOST = 3;
+
+    /** How long a new server may take to listen (a JVM start on a busy machine). */
+    private static final long START_MILLIS = 120_000;
+
+    /** Commands the warm engine runs. */
+    private static final Set<String> COMMANDS = Set.of("check", "sql", "view");
+
+    /** Options after which the command runs in a new JVM: long-lived, interactive, or told so. */
+    private static final Set<String> COLD_OPTIONS = Set.of("--no-daemon", "--watch", "-h", "--help", "-V", "--version");
+
+    /**
+     * Environment variables that can change what a command prints or does; a server serves only clients that have
+     * the same values as the client that started it (with every {@code DEJA_} variable).
+     */
+    private static final List<String> ENVIRONMENT = List.of("LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES",
+            "LC_NUMERIC", "LC_TIME", "LC_COLLATE", "TZ", "TERM", "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "COLUMNS",
+            "HOME", "TMPDIR", "DISPLAY", "WAYLAND_DISPLAY", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS");
+
+    /** The launcher's JVM flags for a server, one a line; not part of the environment compared. */
+    static final String FLAGS_VARIABLE = "DEJA_DAEMON_FLAGS";
+    /** The launcher's class path for a server; not part of the environment compared. */
+    static final String CLASSPATH_VARIABLE = "DEJA_DAEMON_CLASSPATH";
+
+    private DaemonClient() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(home(), args));
+    }
+
+    private static Path home() {
+        String home = System.getProperty("deja.home");
+        return home == null ? Path.of("").toAbsolutePath() : Path.of(home);
+    }
+
+    /** Runs {@code args} through the warm engine of the installation at {@code home}; its exit status, or RUN_COLD. */
+    static int run(Path home, String[] args) {
+        String classpath = System.getenv(CLASSPATH_VARIABLE);
+        if (!eligible(args) || classpath == null) {
+            return RUN_COLD;
+        }
+        DaemonLocation location = DaemonLocation.of(home);
+        Protocol.Request request = request(Protocol.Kind.RUN, BuildId.of(home, classpath), Arrays.asList(args));
+        boolean started = false;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            SocketChannel channel = connect(location);
+            if (channel == null) {
+                if (started) {
+                    return RUN_COLD;
+                }
+                started = true;
+                channel = start(location, home, classpath);
+                if (channel == null) {
+                    return RUN_COLD;
+                }
+            }
+            Outcome outcome = exchange(channel, request, new FileOutputStream(FileDescriptor.out),
+                    new FileOutputStream(FileDescriptor.err));
+            switch (outcome.kind()) {
+                case EXIT:
+                    return outcome.status();
+                case REPLACED:
+                    awaitGone(location);
+                    started = false;
+                    continue;
+                case LOST:
+                    System.err.println("deja: the warm engine stopped while running this command (its log: "
+                            + location.log() + "); run it again, or with --no-daemon");
+                    return ENGINE_LOST;
+                default:
+                    return RUN_COLD;
+            }
+        }
+        return RUN_COLD;
+    }
+
+    /** Whether the warm engine may run this command line (else it runs in a new JVM). */
+    static boolean eligible(String[] args) {
+        if (args.length == 0 || !COMMANDS.contains(args[0])) {
+            return false;
+        }
+        boolean png = false;
+        for (String argument : args) {
+            if (COLD_OPTIONS.contains(argument) || argument.startsWith("--watch=")
+                    || (argument.matches("-[A-Za-z]+") && (argument.contains("h") || argument.contains("V")))) {
+                return false;
+            }
+            png |= argument.equals("--png") || argument.startsWith("--png=");
+        }
+        return !args[0].equals("view") || png;
+    }
+
+    static Protocol.Request request(Protocol.Kind kind, String build, List<String> args) {
+        Console console = System.console();
+        return new Protocol.Request(kind, build, System.getProperty("user.dir"), environment(System.getenv()),
+                console != null && console.isTerminal(), encoding("stdout.encoding"), encoding("stderr.encoding"),
+                List.copyOf(args));
+    }
+
+    private static String encoding(String property) {
+        return System.getProperty(property, System.getProperty("native.encoding", "UTF-8"));
+    }
+
+    /** The variables of {@code all} that a server compares. */
+    static Map<String, String> environment(Map<String, String> all) {
+        Map<String, String> chosen = new TreeMap<>();
+        all.forEach((name, value) -> {
+            if (ENVIRONMENT.contains(name) || (name.startsWith("DEJA_") && !name.equals(FLAGS_VARIABLE)
+                    && !name.equals(CLASSPATH_VARIABLE))) {
+                chosen.put(name, value);
+            }
+        });
+        return chosen;
+    }
+
+    /** A connection to the server, or null if none listens (or its directory is not private). */
+    static SocketChannel connect(DaemonLocation location) {
+        if (!Files.isDirectory(location.directory())) {
+            return null;
+        }
+        try {
+            location.checkPrivate();
+        } catch (IOException e) {
+            System.err.println("deja: not using the warm engine: " + e.getMessage());
+            return null;
+        }
+        if (!Files.exists(location.socket())) {
+            return null;
+        }
+        SocketChannel channel = null;
+        try {
+            channel = SocketChannel.open(StandardProtocolFamily.UNIX);
+            channel.connect(UnixDomainSocketAddress.of(location.socket()));
+            return channel;
+        } catch (IOException e) {
+            closeQuietly(channel);
+            return null;
+        }
+    }
+
+    /** What came of a request. */
+    record Outcome(Kind kind, int status) {
+        enum Kind { EXIT, REPLACED, COLD, LOST }
+    }
+
+    /** Sends {@code request} and relays the answer to {@code out} and {@code err}. */
+    static Outcome exchange(SocketChannel channel, Protocol.Request request, OutputStream out, OutputStream err) {
+        boolean relayed = false;
+        boolean outOpen = true;
+        try (channel) {
+            DataOutputStream to = new DataOutputStream(new BufferedOutputStream(ChannelStreams.out(channel)));
+            request.write(to);
+            DataInputStream from = new DataInputStream(new BufferedInputStream(ChannelStreams.in(channel)));
+            while (true) {
+                Protocol.Frame frame = Protocol.Frame.read(from);
+                if (frame == null) {
+                    return new Outcome(relayed ? Outcome.Kind.LOST : Outcome.Kind.COLD, 0);
+                }
+                switch (frame.type()) {
+                    case Protocol.OUT -> {
+                        relayed = true;
+                        if (outOpen) {
+                            try {
+                                out.write(frame.bytes());
+                            } catch (IOException e) {
+                                // A closed pipe (| head): a JVM of its own would also go on, printing nothing more.
+                                outOpen = false;
+                            }
+                        }
+                    }
+                    case Protocol.ERR -> {
+                        relayed = true;
+                        try {
+                            err.write(frame.bytes());
+                        } catch (IOException e) {
+                            // As above.
+                        }
+                    }
+                    case Protocol.EXIT -> {
+                        flushQuietly(out);
+                        flushQuietly(err);
+                        return new Outcome(Outcome.Kind.EXIT, frame.status());
+                    }
+                    case Protocol.DECLINED -> {
+                        Protocol.Declined reason = Protocol.Declined.valueOf(frame.text());
+                        return new Outcome(reason == Protocol.Declined.BUSY ? Outcome.Kind.COLD : Outcome.Kind.REPLACED, 0);
+                    }
+                    case Protocol.REFUSED -> {
+                        err.write(("deja: not using the warm engine: " + frame.text() + "\n").getBytes(StandardCharsets.UTF_8));
+                        return new Outcome(Outcome.Kind.COLD, 0);
+                    }
+                    default -> throw new IOException("unknown frame type " + frame.type());
+                }
+            }
+        } catch (IOException | IllegalArgumentException e) {
+            return new Outcome(relayed ? Outcome.Kind.LOST : Outcome.Kind.COLD, 0);
+        }
+    }
+
+    /**
+     * Starts a server for this working directory and environment and connects to it; null (with a line saying why)
+     * if it does not come up.
+     */
+    private static SocketChannel start(DaemonLocation location, Path home, String classpath) {
+        Process process;
+        try {
+            location.ensurePrivate();
+            List<String> command = new ArrayList<>();
+            for (String setsid : new String[] {"/usr/bin/setsid", "/bin/setsid"}) {
+                if (Files.isExecutable(Path.of(setsid))) {
+                    // Its own session: the terminal's Ctrl-C and hang-up reach the client only.
+                    command.add(setsid);
+                    break;
+                }
+            }
+            command.addAll(serverCommand(home, classpath));
+            File log = location.log().toFile();
+            process = new ProcessBuilder(command).directory(new File(System.getProperty("user.dir")))
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log))
+                    .redirectErrorStream(true)
+                    .start();
+        } catch (IOException e) {
+            System.err.println("deja: could not start the warm engine (" + e.getMessage() + "); running without it");
+            return null;
+        }
+        long deadline = System.currentTimeMillis() + START_MILLIS;
+        while (System.currentTimeMillis() < deadline) {
+            SocketChannel channel = connect(location);
+            if (channel != null) {
+                return channel;
+            }
+            if (!process.isAlive() && process.exitValue() != 0) {
+                break;
+            }
+            sleep(25);
+        }
+        System.err.println("deja: the warm engine did not start (its log: " + location.log() + "); running without it");
+        return null;
+    }
+
+    /** The command that starts a server: this JDK, the launcher's flags, the installation's class path. */
+    static List<String> serverCommand(Path home, String classpath) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        String flags = System.getenv(FLAGS_VARIABLE);
+        if (flags != null) {
+            flags.lines().filter(line -> !line.isBlank()).forEach(command::add);
+        } else {
+            Path file = home.resolve("cli/target/classes/jvm.flags");
+            if (Files.isRegularFile(file)) {
+                command.addAll(Arrays.asList(Files.readString(file).strip().split("\\s+")));
+            }
+        }
+        command.add("-Ddeja.home=" + home);
+        String directory = System.getProperty("deja.daemon.dir");
+        if (directory != null) {
+            command.add("-Ddeja.daemon.dir=" + directory);
+        }
+        command.add("-cp");
+        command.add(classpath);
+        command.add("dev.deja.daemon.DaemonServer"); // by name: the client loads none of the server's classes
+        return command;
+    }
+
+    /** Waits until the server that declined is gone (its socket removed), at most ten seconds. */
+    private static void awaitGone(DaemonLocation location) {
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (Files.exists(location.socket()) && System.currentTimeMillis() < deadline) {
+            sleep(20);
+        }
+    }
+
+    /** The server's status, or empty if none runs. */
+    public static Optional<String> status(Path home) {
+        return ask(home, Protocol.Kind.STATUS);
+    }
+
+    /** Stops the server and waits for it to be gone; what it said, or empty if none ran. */
+    public static Optional<String> stop(Path home) {
+        return stop(DaemonLocation.of(home));
+    }
+
+    /** Stops the server at {@code location} and waits for it to be gone; what it said, or empty if none ran. */
+    public static Optional<String> stop(DaemonLocation location) {
+        Optional<String> answer = ask(location, Protocol.Kind.STOP);
+        answer.ifPresent(ignored -> awaitGone(location));
+        return answer;
+    }
+
+    private static Optional<String> ask(Path home, Protocol.Kind kind) {
+        return ask(DaemonLocation.of(home), kind);
+    }
+
+    private static Optional<String> ask(DaemonLocation location, Protocol.Kind kind) {
+        SocketChannel channel = connect(location);
+        if (channel == null) {
+            return Optional.empty();
+        }
+        java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
+        Outcome outcome = exchange(channel, request(kind, "", List.of()), text, text);
+        return outcome.kind() == Outcome.Kind.EXIT ? Optional.of(text.toString(StandardCharsets.UTF_8)) : Optional.empty();
+    }
+
+    private static void flushQuietly(OutputStream stream) {
+        try {
+            stream.flush();
+        } catch (IOException e) {
+            // Nothing more to do for a closed stream.
+        }
+    }
+
+    private static void closeQuietly(SocketChannel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                // Already unusable.
+            }
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+}

@@ -1,0 +1,320 @@
+package dev.deja.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import dev.deja.check.testing.ExampleRuns;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The warm engine as the launcher uses it: a client process hands command lines to a server process it started,
+ * and every command prints, writes and returns exactly what the same command run in a new JVM does (timings
+ * aside), including after a script that loops or ends the Python context; users other than the server's are
+ * refused. On a simulated seven-process Paxos run with the latest-response bug (seed 22).
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DaemonIT {
+    /** The installation: the build root above this module. */
+    private static final Path HOME = Path.of("..").toAbsolutePath().normalize();
+
+    @TempDir
+    static Path temporary;
+    private static Path work;
+    private static Path daemonDirectory;
+
+    /** What a process printed and returned. */
+    record Ran(int status, byte[] out, byte[] err) {
+        String outText() {
+            return new String(out, StandardCharsets.UTF_8);
+        }
+
+        /**
+         * Standard error without what differs from run to run in a new JVM as well: durations, error-log names, and
+         * the progress lines, which are printed by time.
+         */
+        String errText() {
+            return new String(err, StandardCharsets.UTF_8).replaceAll("(?m)^\\S+ +\\d+% \\[.*\\R", "")
+                    .replaceAll("\\d+\\.\\d+ s", "N s").replaceAll("deja-error-[0-9-]+\\.log", "deja-error-X.log");
+        }
+    }
+
+    @BeforeAll
+    static void simulate() throws IOException {
+        work = temporary.resolve("work");
+        Files.createDirectories(work);
+        Path trace = ExampleRuns.simulate(work, "paxos", 7, Optional.of("latest-response"), 22,
+                settings -> settings.dropProbability(0.3).delayMillis(1, 100)).trace();
+        Files.move(trace, work.resolve("trace"));
+        Files.copy(HOME.resolve("scripts/paxos.py"), work.resolve("paxos.py"));
+        daemonDirectory = temporary.resolve("daemon");
+    }
+
+    @AfterAll
+    static void stopServer() {
+        System.setProperty("deja.daemon.dir", daemonDirectory.toString());
+        try {
+            DaemonClient.stop(HOME);
+        } finally {
+            System.clearProperty("deja.daemon.dir");
+        }
+    }
+
+    @Test
+    @Order(1)
+    void check_throughTheWarmEngine_printsWritesAndExitsAsInANewJvm() throws Exception {
+        Ran cold = cold("check", "trace", "paxos.py", "--fresh", "--json", "cold.json");
+        Ran warm = warm("check", "trace", "paxos.py", "--fresh", "--json", "warm.json");
+        assertThat(cold.status()).as(cold.errText()).isEqualTo(1);
+        assertSame(warm, cold);
+        assertThat(Files.readAllBytes(work.resolve("warm.json"))).isEqualTo(Files.readAllBytes(work.resolve("cold.json")));
+        // A second time from the stored history (the first warm command started the server; this one reuses it).
+        Ran coldAgain = cold("check", "trace", "paxos.py", "--json", "cold2.json");
+        Ran warmAgain = warm("check", "trace", "paxos.py", "--json", "warm2.json");
+        assertThat(coldAgain.errText()).contains("stored state history");
+        assertSame(warmAgain, coldAgain);
+        assertThat(Files.readAllBytes(work.resolve("warm2.json"))).isEqualTo(Files.readAllBytes(work.resolve("cold2.json")));
+        assertThat(status()).contains("2 command(s) served").contains("working directory: " + work);
+    }
+
+    @Test
+    @Order(2)
+    void errors_throughTheWarmEngine_printTheSameAndExitTheSame() throws Exception {
+        Files.writeString(work.resolve("broken.py"), "from deja import always\n@always\ndef p(:\n    return True\n");
+        for (List<String> command : List.of(
+                List.of("check", "trace", "broken.py"),
+                List.of("check", "trace", "paxos.py", "--bogus"),
+                List.of("sql", "trace", "SELECT predicate, position FROM violations", "--format", "csv"),
+                List.of("sql", "trace", "DELETE FROM violations"))) {
+            Ran cold = cold(command.toArray(String[]::new));
+            Ran warm = warm(command.toArray(String[]::new));
+            assertSame(warm, cold);
+        }
+    }
+
+    @Test
+    @Order(3)
+    void viewPng_throughTheWarmEngine_writesTheSamePicture() throws Exception {
+        Ran cold = cold("view", "trace", "--png", "cold.png", "--from", "3100", "--to", "3300", "--report", "cold.json");
+        Ran warm = warm("view", "trace", "--png", "warm.png", "--from", "3100", "--to", "3300", "--report", "cold.json");
+        assertThat(cold.status()).as(cold.errText()).isZero();
+        assertThat(warm.status()).as(warm.errText()).isZero();
+        assertThat(warm.outText()).isEqualTo(cold.outText().replace("cold.png", "warm.png"));
+        assertThat(Files.readAllBytes(work.resolve("warm.png"))).isEqualTo(Files.readAllBytes(work.resolve("cold.png")));
+    }
+
+    @Test
+    @Order(4)
+    void aLoopingPredicate_isStoppedByTheWatchdog_andTheEngineServesTheNextCommand() throws Exception {
+        Files.writeString(work.resolve("looping.py"), """
+                from deja import table, always
+                Agent = table("Agent", cls="dev.deja.examples.paxos.PaxosNode", columns=["accepted_round"])
+
+                @always
+                def loops():
+                    while len(Agent) > 0:
+                        pass
+                    return True
+                """);
+        String pid = pid();
+        Ran cold = cold("check", "trace", "looping.py", "--to", "1", "--predicate-timeout", "5s");
+        Ran warm = warm("check", "trace", "looping.py", "--to", "1", "--predicate-timeout", "5s");
+        assertThat(warm.outText()).contains("TIMEOUT");
+        assertSame(warm, cold);
+        assertServesTheNextCheck(pid);
+    }
+
+    @Test
+    @Order(5)
+    void aScriptEndingThePythonContext_getsAFreshContextNextTime() throws Exception {
+        for (String ending : List.of("import os; os._exit(3)", "import sys; sys.exit(3)")) {
+            Files.writeString(work.resolve("ending.py"), """
+                    from deja import table, always
+                    Agent = table("Agent", cls="dev.deja.examples.paxos.PaxosNode", columns=["accepted_round"])
+
+                    @always
+                    def ends():
+                        if len(Agent) > 0:
+                            %s
+                        return True
+                    """.formatted(ending));
+            String pid = pid();
+            Ran cold = cold("check", "trace", "ending.py", "--to", "30");
+            Ran warm = warm("check", "trace", "ending.py", "--to", "30");
+            assertSame(warm, cold);
+            assertServesTheNextCheck(pid);
+        }
+    }
+
+    @Test
+    @Order(6)
+    void anotherUser_cannotReachTheEngine() throws Exception {
+        assumeThat(System.getProperty("user.name")).as("needs root to run a client as another user").isEqualTo("root");
+        assumeThat(Files.isExecutable(Path.of("/usr/bin/setpriv"))).as("needs setpriv").isTrue();
+        String pid = pid();
+        String served = served();
+        // As nobody, from /: the client finds the server's directory closed (mode 0700, root's), so it neither
+        // connects nor starts a server there; it tells the launcher to run the command in a new JVM.
+        List<String> command = new ArrayList<>(List.of("/usr/bin/setpriv", "--reuid=65534", "--regid=65534",
+                "--clear-groups", java(), "-Ddeja.home=" + HOME, "-Ddeja.daemon.dir=" + daemonDirectory,
+                "-cp", HOME.resolve("cli/target/classes").toString(), DaemonClient.class.getName(),
+                "sql", work.resolve("trace").toString(), "SELECT 1"));
+        Ran nobody = run(command, Path.of("/"), Map.of(DaemonClient.CLASSPATH_VARIABLE, classpath()));
+        assertThat(nobody.status()).as(nobody.errText()).isEqualTo(DaemonClient.RUN_COLD);
+        assertThat(nobody.out()).isEmpty();
+        assertThat(nobody.errText()).as("says why it does not use the warm engine").contains("warm engine");
+        assertThat(pid()).isEqualTo(pid);
+        assertThat(served()).as("the server never ran nobody's command").isEqualTo(served);
+    }
+
+    @Test
+    @Order(7)
+    void aServerOfAnotherUser_refusesThisOne_byThePeersCredentials() throws Exception {
+        // The peer check itself, with real peer credentials: a server that belongs to nobody, reached by root.
+        DaemonLocation location = new DaemonLocation(temporary.resolve("nobody-daemon"));
+        UserPrincipal nobody = temporary.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
+        DaemonServer server = new DaemonServer(location, "build", work.toString(), Map.of(), nobody, Duration.ofMinutes(5),
+                () -> { });
+        assertThat(server.bind()).isTrue();
+        Thread serving = Thread.ofPlatform().daemon().start(server::serve);
+        try {
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(location.directory())))
+                    .isEqualTo("rwx------");
+            SocketChannel channel = DaemonClient.connect(location);
+            assertThat(channel).isNotNull();
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            DaemonClient.Outcome outcome = DaemonClient.exchange(channel, new Protocol.Request(Protocol.Kind.RUN,
+                    "build", work.toString(), Map.of(), false, "UTF-8", "UTF-8", List.of("sql", "trace", "SELECT 1")), out, err);
+            assertThat(outcome.kind()).isEqualTo(DaemonClient.Outcome.Kind.COLD);
+            assertThat(out.size()).isZero();
+            assertThat(err.toString(StandardCharsets.UTF_8)).contains("belongs to user nobody and refuses user root");
+        } finally {
+            server.stop("test over");
+            serving.join(Duration.ofSeconds(10));
+        }
+    }
+
+    @Test
+    @Order(8)
+    void stop_endsTheServer() throws Exception {
+        String pid = pid();
+        System.setProperty("deja.daemon.dir", daemonDirectory.toString());
+        try {
+            assertThat(DaemonClient.stop(HOME)).hasValueSatisfying(text -> assertThat(text).contains("pid " + pid));
+            assertThat(ProcessHandle.of(Long.parseLong(pid)).map(handle -> handle.onExit().orTimeout(20, TimeUnit.SECONDS)
+                    .join().isAlive())).hasValue(false);
+            assertThat(DaemonClient.status(HOME)).isEmpty();
+            assertThat(Files.exists(daemonDirectory.resolve("socket"))).isFalse();
+        } finally {
+            System.clearProperty("deja.daemon.dir");
+        }
+    }
+
+    /** The next ordinary check through the engine is served by the same process, with the right findings. */
+    private static void assertServesTheNextCheck(String pid) throws Exception {
+        Ran next = warm("check", "trace", "paxos.py");
+        assertThat(next.status()).as(next.errText()).isEqualTo(1);
+        assertThat(next.outText()).contains("global_consistency").contains("checked 2455 events: 1 violation");
+        assertThat(pid()).isEqualTo(pid);
+    }
+
+    private static void assertSame(Ran warm, Ran cold) {
+        assertThat(warm.status()).as("exit status; warm stderr: %s; cold stderr: %s", warm.errText(), cold.errText())
+                .isEqualTo(cold.status());
+        assertThat(warm.outText()).isEqualTo(cold.outText());
+        assertThat(warm.out()).isEqualTo(cold.out());
+        assertThat(warm.errText()).isEqualTo(cold.errText());
+    }
+
+    private static String status() {
+        System.setProperty("deja.daemon.dir", daemonDirectory.toString());
+        try {
+            return DaemonClient.status(HOME).orElse("not running");
+        } finally {
+            System.clearProperty("deja.daemon.dir");
+        }
+    }
+
+    private static String served() {
+        java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("\\((\\d+) command\\(s\\) served\\)").matcher(status());
+        assertThat(matcher.find()).isTrue();
+        return matcher.group(1);
+    }
+
+    private static String pid() {
+        String status = status();
+        java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("pid (\\d+)").matcher(status);
+        assertThat(matcher.find()).as(status).isTrue();
+        return matcher.group(1);
+    }
+
+    /** The command in a new JVM, as the launcher runs it without the warm engine. */
+    private static Ran cold(String... args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(java());
+        command.addAll(flags());
+        command.addAll(List.of("-Ddeja.home=" + HOME, "-cp", classpath(), "dev.deja.main.DejaCli"));
+        command.addAll(List.of(args));
+        return run(command, work, Map.of());
+    }
+
+    /** The command through the client, as the launcher runs it with the warm engine. */
+    private static Ran warm(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(java(), "-Ddeja.home=" + HOME,
+                "-Ddeja.daemon.dir=" + daemonDirectory, "-cp", classpath(), DaemonClient.class.getName()));
+        command.addAll(List.of(args));
+        Ran ran = run(command, work, Map.of(DaemonClient.FLAGS_VARIABLE, String.join("\n", flags()),
+                DaemonClient.CLASSPATH_VARIABLE, classpath()));
+        assertThat(ran.status()).as("the warm engine ran the command: %s", ran.errText()).isNotEqualTo(DaemonClient.RUN_COLD);
+        return ran;
+    }
+
+    private static Ran run(List<String> command, Path directory, Map<String, String> environment) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile());
+        builder.environment().putAll(environment);
+        builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        Path out = Files.createTempFile(temporary, "out", ".txt");
+        Path err = Files.createTempFile(temporary, "err", ".txt");
+        builder.redirectOutput(out.toFile()).redirectError(err.toFile());
+        Process process = builder.start();
+        assertThat(process.waitFor(300, TimeUnit.SECONDS)).as("%s ended", command).isTrue();
+        return new Ran(process.exitValue(), Files.readAllBytes(out), Files.readAllBytes(err));
+    }
+
+    private static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static String classpath() {
+        return System.getProperty("java.class.path");
+    }
+
+    /** This JVM's flags (the build's, with the Graal compiler), without the test runner's own. */
+    private static List<String> flags() {
+        return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(flag -> !flag.startsWith("-javaagent") && !flag.startsWith("-Dbasedir")
+                        && !flag.startsWith("-Dsurefire") && !flag.startsWith("-Dfailsafe"))
+                .toList();
+    }
+}
