@@ -137,6 +137,21 @@ final class ResultsTable {
                 single("  left out", sim.path("skipped").asText());
             }
         }
+        JsonNode explore = r.path("explore");
+        if (explore.isObject() && !explore.path("measured").isBoolean()) {
+            for (String run : java.util.List.of("paxos_plain", "paxos_predicates", "chord_plain", "chord_predicates")) {
+                JsonNode figures = explore.path(run);
+                single("explore " + run.replace('_', ' ') + ": steps/s (per CPU s), paths/s",
+                        number(figures.path("steps_per_s")) + " (" + number(figures.path("steps_per_cpu_s")) + "), "
+                                + number(figures.path("paths_per_s")));
+            }
+            explore.path("first_latest_response_violation_s").properties().forEach(e -> single(
+                    "  first latest-response violation, " + e.getKey().replace('_', ' ') + ", s",
+                    e.getValue().path("found").asBoolean() ? number(e.getValue().path("seconds")) : "not found in "
+                            + number(e.getValue().path("seconds"))));
+        } else if (explore.isObject()) {
+            single("explore", "not measured: " + explore.path("reason").asText("not run"));
+        }
         JsonNode viewer = r.path("viewer");
         if (viewer.path("measured").asBoolean(false)) {
             long entries = viewer.path("trace_entries").asLong(replay.path("trace_entries").asLong());

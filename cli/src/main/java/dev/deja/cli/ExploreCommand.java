@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -226,7 +227,7 @@ public final class ExploreCommand implements Callable<Integer> {
                 report = run.run();
             }
             String base = reproduceBase();
-            report = Explorer.writeEvidence(report, settings, out, loader,
+            report = Explorer.writeEvidence(report, settings, out, loader, Optional.ofNullable(script),
                     (schedule, trace) -> base + " --seed " + seed + " --schedule " + DeployCommand.quoted(schedule.toString())
                             + " --out " + DeployCommand.quoted(trace.toString()));
             writeJson(report, out.resolve("report.json"));
@@ -390,6 +391,7 @@ public final class ExploreCommand implements Callable<Integer> {
             f.put("aux", finding.aux());
             finding.evidence().ifPresent(e -> {
                 f.put("position", e.position());
+                f.put("stepEntryPosition", e.stepEntry());
                 f.put("trace", e.trace());
                 f.put("schedule", e.schedule());
                 f.put("reproduce", e.command());

@@ -24,7 +24,9 @@ import picocli.CommandLine.Parameters;
                 "  T              the rows of declared table T at the end of the trace",
                 "  T_history      every version of every row: node, oid, valid_from, valid_to (exclusive; NULL = still current), columns",
                 "  events         position, node, incarnation, seq, lamport, at_millis, type, message_type, from_node",
-                "  violations     position, predicate, kind, status, node, lamport, end_position, aux, message",
+                "  violations     the latest check's findings: position, predicate, kind, status, node, lamport, end_position,"
+                        + " aux, message, witness, status_text (VIOLATED, open at end, closed at N, ERROR, TIMEOUT),"
+                        + " counted, below_threshold, aux_at_end",
                 "The first query after a check builds T, T_history and events from the stored steps (once; it says so).",
                 "A check stores only the steps, so that re-checking stays quick."},
         footer = {"", "Examples:",

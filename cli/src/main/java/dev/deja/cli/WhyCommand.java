@@ -139,7 +139,16 @@ public final class WhyCommand implements Callable<Integer> {
     }
 
     private void draw(TraceModel model, Violation chosen, List<WitnessHistory.Cause> causes) {
-        List<Integer> positions = causes.stream().map(c -> (int) c.event().position()).toList();
+        List<Integer> positions = new ArrayList<>();
+        for (WitnessHistory.Cause cause : causes) {
+            int position = (int) cause.event().position();
+            positions.add(position);
+            // The send of a message a cause received, so that its arc is drawn (an arc needs both ends shown).
+            int send = cause.event().type().equals("receive") ? model.counterpart(position) : -1;
+            if (send >= 0) {
+                positions.add(send);
+            }
+        }
         int first = positions.stream().min(Integer::compare).orElse(0);
         int last = Math.min(model.size() - 1, positions.stream().max(Integer::compare).orElse(0) + 1);
         PictureSettings settings = PictureSettings.builder(model.size()).range(Math.max(0, first - 1), last)
@@ -147,7 +156,7 @@ public final class WhyCommand implements Callable<Integer> {
                 .violations(List.of(chosen)).selected((int) chosen.event().position(), PictureSettings.Highlight.MARK)
                 .build();
         Viewer.writePng(model, settings, png);
-        System.out.printf(Locale.ROOT, "deja why: wrote %s: positions %d..%d, only the %d events above shown%n", png,
-                Math.max(0, first - 1), last, positions.size());
+        System.out.printf(Locale.ROOT, "deja why: wrote %s: positions %d..%d, only the %d events above (and the"
+                + " sends of the messages they received) shown%n", png, Math.max(0, first - 1), last, causes.size());
     }
 }

@@ -99,7 +99,7 @@ class DeployClusterIT {
     }
 
     private Runs deployAndRead(FaultModel model, String name) throws Exception {
-        Path cluster = clusterFile(new String(dev.deja.trace.internal.Json.MAPPER.writeValueAsBytes(model.describe())));
+        Path cluster = clusterFile(new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(model.describe()));
         Path trace = temporary.resolve(name);
         CliRun.Output run = CliRun.run("deploy", "--cluster", cluster.toString(), "--duration", "3s",
                 "--out", trace.toString(), "--work", temporary.resolve(name + "-work").toString());

@@ -261,6 +261,8 @@ class FindingsCommandIT {
         assertThat(why.out()).contains("decided gains 't002'").contains("aborted gains 't002'")
                 .contains("committed gains 't002'");
         assertThat(Files.size(picture)).isPositive();
+        // Kept beside the build's output for a look (the picture's pixels are not compared).
+        Files.copy(picture, Path.of("target", "why-ledger.png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
 
         // The threshold changes the exit code: a liveness-only script fails on the open spans unless screened.
         Path liveness = Files.writeString(temporary.resolve("liveness.py"), LIVENESS_SCRIPT);

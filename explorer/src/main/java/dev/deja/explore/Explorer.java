@@ -81,12 +81,14 @@ public final class Explorer {
 
     /**
      * Writes, for each finding of {@code report}, its schedule and the trace made by running it again into
-     * {@code directory}, and returns the report with each finding's evidence: the files, the position of its step in
-     * the trace's merged order, and the command that writes the trace again ({@code command} gets the schedule file
-     * and the trace directory).
+     * {@code directory}, checks the trace with {@code script} when there is one, and returns the report with each
+     * finding's evidence: the files, the position where the checker reports the predicate and that of the violating
+     * step's entry in the trace's merged order, and the command that writes the trace again ({@code command} gets the
+     * schedule file and the trace directory).
      */
     public static ExploreReport writeEvidence(ExploreReport report, SimulationSettings settings, Path directory,
-                                              ClassLoader loader, BiFunction<Path, Path, String> command) {
-        return Evidence.write(report, settings, directory, loader, command);
+                                              ClassLoader loader, Optional<Path> script,
+                                              BiFunction<Path, Path, String> command) {
+        return Evidence.write(report, settings, directory, loader, script, command);
     }
 }

@@ -48,10 +48,14 @@ public record Finding(String predicate, Kind kind, long paths, long path, long s
      *
      * @param trace     the trace written by running the schedule again
      * @param schedule  the schedule file
-     * @param position  the position, in the trace's merged order, of the entry that began the step where it was found
+     * @param position  the position at which {@code deja check} reports the predicate in the trace (the checker is run
+     *                  on the written trace), or -1 if it does not report it there
+     * @param stepEntry the position, in the trace's merged order, of the entry that began the step where the explorer
+     *                  found it; the checker may report it a few entries later, since the trace's order (by Lamport
+     *                  clock) may interleave concurrent events otherwise than the path ran them
      * @param command   the command that writes the same trace again
      */
-    public record Evidence(String trace, String schedule, long position, String command) {
+    public record Evidence(String trace, String schedule, long position, long stepEntry, String command) {
     }
 
     public Finding withEvidence(Evidence value) {

@@ -52,9 +52,7 @@ public final class NodeLog {
         // command reasons about the entries of other nodes.
         for (NodeManifest.Incarnation incarnation : log.manifest.incarnations()) {
             Path queueDirectory = nodeDirectory.resolve(incarnation.queue());
-            if (log.hasQueue(incarnation, queueDirectory)) {
-                log.checkDataFiles(incarnation, queueDirectory);
-            }
+            log.hasReadableQueue(incarnation, queueDirectory);
         }
         return log;
     }
@@ -120,7 +118,7 @@ public final class NodeLog {
         long total = 0;
         for (NodeManifest.Incarnation incarnation : manifest.incarnations()) {
             Path queueDirectory = directory.resolve(incarnation.queue());
-            if (!hasQueue(incarnation, queueDirectory)) {
+            if (!hasReadableQueue(incarnation, queueDirectory)) {
                 continue;
             }
             try (SingleChronicleQueue queue = openQueue(incarnation, queueDirectory)) {
@@ -167,7 +165,6 @@ public final class NodeLog {
      * zeroed header reads as a queue without entries, and a header Chronicle cannot parse fails with a dump of bytes.
      */
     private SingleChronicleQueue openQueue(NodeManifest.Incarnation incarnation, Path queueDirectory) {
-        checkDataFiles(incarnation, queueDirectory);
         SingleChronicleQueue queue = null;
         try {
             queue = Queues.openReadOnly(queueDirectory);
@@ -182,7 +179,16 @@ public final class NodeLog {
         }
     }
 
-    private void checkDataFiles(NodeManifest.Incarnation incarnation, Path queueDirectory) {
+    /**
+     * Whether {@code incarnation} has a queue to read, after checking it ({@link #hasQueue}, {@link #checkDataFiles}).
+     * The last incarnation, killed while its only data file was being made (empty, its header zeroed or not yet
+     * complete), has none; the same in any other place is damage.
+     */
+    private boolean hasReadableQueue(NodeManifest.Incarnation incarnation, Path queueDirectory) {
+        return hasQueue(incarnation, queueDirectory) && checkDataFiles(incarnation, queueDirectory);
+    }
+
+    private boolean checkDataFiles(NodeManifest.Incarnation incarnation, Path queueDirectory) {
         List<Path> files;
         try (Stream<Path> listed = Files.list(queueDirectory)) {
             files = listed.filter(f -> f.getFileName().toString().endsWith(".cq4")).sorted().toList();
@@ -190,12 +196,28 @@ public final class NodeLog {
             throw new TraceFormatException(queueDirectory + ": node " + manifest.node() + ", incarnation "
                     + incarnation.number() + ": cannot list the queue directory: " + e.getMessage(), e);
         }
+        boolean crashed = !incarnation.completed() && incarnation == manifest.lastIncarnation();
         for (Path file : files) {
             String what = headerProblem(file);
             if (what != null) {
+                if (crashed && files.size() == 1 && cutWhileCreated(file)) {
+                    return false;
+                }
                 throw new TraceFormatException(file + ": node " + manifest.node() + ", incarnation " + incarnation.number()
                         + ": " + what);
             }
+        }
+        return true;
+    }
+
+    /** Whether a data file looks like one whose creation a kill cut short: empty, or a header not (yet) written. */
+    private static boolean cutWhileCreated(Path file) {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer header = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+            channel.read(header, 0);
+            return channel.size() == 0 || header.position() < 4 || header.getInt(0) == 0 || (header.getInt(0) & 0x8000_0000) != 0;
+        } catch (IOException e) {
+            return false;
         }
     }
 
@@ -487,8 +509,8 @@ public final class NodeLog {
             }
             NodeManifest.Incarnation incarnation = manifest.incarnations().get(incarnationIndex);
             queueDirectory = directory.resolve(incarnation.queue());
-            if (!hasQueue(incarnation, queueDirectory)) {
-                // The last incarnation, killed before its queue directory was created: no entries.
+            if (!hasReadableQueue(incarnation, queueDirectory)) {
+                // The last incarnation, killed before its queue (or its only data file) was made: no entries.
                 return openNextIncarnation();
             }
             documentsRead = 0;

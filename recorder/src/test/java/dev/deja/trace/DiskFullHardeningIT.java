@@ -51,8 +51,9 @@ class DiskFullHardeningIT {
 
     @AfterEach
     void unmount() throws Exception {
+        // Lazily: the JVM may still map the queue files until they are garbage-collected.
         if (mountPoint != null) {
-            new ProcessBuilder("umount", mountPoint.toString()).inheritIO().start().waitFor(60, TimeUnit.SECONDS);
+            new ProcessBuilder("umount", "--lazy", mountPoint.toString()).inheritIO().start().waitFor(60, TimeUnit.SECONDS);
         }
     }
 
@@ -80,7 +81,7 @@ class DiskFullHardeningIT {
                         + " stopped at seq " + written.size() + ": ")
                 .endsWith("; the entries written before stay readable");
         TraceWriteException first = failure;
-        TraceEvent next = new TraceEvent(N1, 1, written.size(), 0, 0, new Event.RandomDraw(1));
+        TraceEvent next = new TraceEvent(N1, 1, written.size(), written.size() * 2L + 1, 0, new Event.RandomDraw(1));
         assertThatThrownBy(() -> writer.append(next)).as("a failed log stays failed").isSameAs(first);
         writer.close();
         System.out.println("DiskFullHardeningIT: " + written.size() + " entries written before the 1 MB disk was full: "

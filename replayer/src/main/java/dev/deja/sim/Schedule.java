@@ -221,6 +221,41 @@ public record Schedule(Simulator.Exploration exploration, long steps, boolean st
         };
     }
 
+    /**
+     * A source that gives these answers first (refusing a question that does not fit, as {@link #replay} does) and
+     * then asks {@code then}: a walk from this schedule's prefix, as the liveness search's random walks from a
+     * prefix of a path need.
+     */
+    public ChoiceSource replayThen(String name, ChoiceSource then) {
+        ChoiceSource prefix = replay(name);
+        int[] given = {0};
+        return new ChoiceSource() {
+            private boolean inPrefix() {
+                return given[0] < answers.size();
+            }
+
+            @Override
+            public int pick(ChoicePoint point, int options) {
+                return inPrefix() && ++given[0] > 0 ? prefix.pick(point, options) : then.pick(point, options);
+            }
+
+            @Override
+            public boolean chance(ChoicePoint point, double probability) {
+                return inPrefix() && ++given[0] > 0 ? prefix.chance(point, probability) : then.chance(point, probability);
+            }
+
+            @Override
+            public long between(ChoicePoint point, long min, long max) {
+                return inPrefix() && ++given[0] > 0 ? prefix.between(point, min, max) : then.between(point, min, max);
+            }
+
+            @Override
+            public long bits(ChoicePoint point) {
+                return inPrefix() && ++given[0] > 0 ? prefix.bits(point) : then.bits(point);
+            }
+        };
+    }
+
     /** An observer that ends the run after {@link #steps} steps when the schedule says so, else {@code next}. */
     public StepObserver stopper(StepObserver next) {
         if (!stopAfterSteps) {

@@ -59,4 +59,15 @@ class ScheduleTest {
         assertThatThrownBy(() -> source.chance(new ChoicePoint.Drop(N1, N2), 0.5))
                 .hasMessageStartingWith("e.schedule: the run asks whether a message n1->n2 is lost after the schedule's 0 answers");
     }
+
+    @Test
+    void replayThen_givesThePrefixThenAsksTheNextSource() {
+        Schedule prefix = new Schedule(Simulator.Exploration.NONE, 1, true,
+                List.of(new Schedule.Answer(Schedule.Kind.BETWEEN, 7, 0, "")));
+        ChoiceSource source = prefix.replayThen("p.schedule", ChoiceSource.seeded(3));
+        ChoiceSource same = ChoiceSource.seeded(3);
+        ChoicePoint.Delay delay = new ChoicePoint.Delay(N1, N2);
+        assertThat(source.between(delay, 1, 100)).isEqualTo(7);
+        assertThat(source.between(delay, 1, 100)).isEqualTo(same.between(delay, 1, 100));
+    }
 }

@@ -152,9 +152,13 @@ public record QueryResult(List<String> columns, List<List<String>> rows, List<Ki
 
     private static String explain(SQLException e, Connection connection) {
         String first = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+        if (e.getErrorCode() == org.h2.api.ErrorCode.METHOD_ONLY_ALLOWED_FOR_QUERY) {
+            // H2 refuses to run it at all, before any privilege is looked at.
+            return "refused: queries may only read the check database's tables (not a query: only SELECT, WITH,"
+                    + " VALUES, TABLE, SHOW and EXPLAIN run)";
+        }
         if (e.getErrorCode() == org.h2.api.ErrorCode.ADMIN_RIGHTS_REQUIRED
                 || e.getErrorCode() == org.h2.api.ErrorCode.NOT_ENOUGH_RIGHTS_FOR_1
-                || e.getErrorCode() == org.h2.api.ErrorCode.METHOD_ONLY_ALLOWED_FOR_QUERY
                 || e.getErrorCode() == org.h2.api.ErrorCode.DATABASE_IS_READ_ONLY) {
             return "refused: queries may only read the check database's tables (" + first.replaceFirst(";? ?SQL statement:$", "")
                     + ")";

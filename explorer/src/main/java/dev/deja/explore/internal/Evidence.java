@@ -1,5 +1,9 @@
 package dev.deja.explore.internal;
 
+import dev.deja.check.CheckReport;
+import dev.deja.check.Checker;
+import dev.deja.check.InMemoryStateHistory;
+import dev.deja.check.Violation;
 import dev.deja.explore.ExploreReport;
 import dev.deja.explore.Finding;
 import dev.deja.node.NodeId;
@@ -10,12 +14,14 @@ import dev.deja.trace.NodeLog;
 import dev.deja.trace.Trace;
 import dev.deja.trace.TraceEvent;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.BiFunction;
 
 /**
@@ -28,7 +34,7 @@ public final class Evidence {
     }
 
     public static ExploreReport write(ExploreReport report, SimulationSettings settings, Path directory, ClassLoader loader,
-                                      BiFunction<Path, Path, String> command) {
+                                      Optional<Path> script, BiFunction<Path, Path, String> command) {
         try {
             Files.createDirectories(directory);
         } catch (IOException e) {
@@ -43,12 +49,29 @@ public final class Evidence {
             String reproduce = command.apply(schedulePath, tracePath);
             Schedule commented = rerun(settings, finding.schedule(), tracePath, loader, reproduce);
             commented.write(schedulePath);
-            long position = finding.seq() < 0 ? -1
+            long stepEntry = finding.seq() < 0 ? -1
                     : position(tracePath, new NodeId(finding.node()), finding.seq(), finding.lamport());
+            long position = stepEntry;
+            if (script.isPresent() && finding.kind() != Finding.Kind.EVENTUALLY_OPEN_AT_END) {
+                position = checkedPosition(tracePath, script.get(), loader, finding);
+            }
             out.add(finding.withEvidence(new Finding.Evidence(tracePath.toString(), schedulePath.toString(), position,
-                    reproduce)));
+                    stepEntry, reproduce)));
         }
         return report.withFindings(out);
+    }
+
+    /** Where {@code deja check} reports the finding's predicate first in the trace, or -1 if it does not. */
+    private static long checkedPosition(Path trace, Path script, ClassLoader loader, Finding finding) {
+        CheckReport checked = Checker.check(trace, script, Checker.Options.defaults().withClassLoader(loader)
+                .withReuseHistory(false).withScriptOutput(OutputStream.nullOutputStream()), new InMemoryStateHistory());
+        Violation.Status status = finding.kind() == Finding.Kind.SAFETY ? Violation.Status.VIOLATED : null;
+        for (Violation violation : checked.violations()) {
+            if (violation.predicate().equals(finding.predicate()) && (status == null || violation.status() == status)) {
+                return violation.event().position();
+            }
+        }
+        return -1;
     }
 
     /** Runs {@code schedule} into {@code trace} and returns it with every answer's comment. */

@@ -218,12 +218,20 @@ public final class ExplorationRun implements Exploration {
             offer(Finding.Kind.ERROR, error, result, result.scheduleUpTo(error, exploration));
         }
         for (Map.Entry<String, Long> open : result.openAtEnd().entrySet()) {
-            Schedule whole = result.recorder().schedule(result.recorder().size(), exploration, result.steps(),
-                    result.ending() == SimulationResult.Ending.STOPPED);
-            Finding finding = new Finding(open.getKey(), Finding.Kind.EVENTUALLY_OPEN_AT_END, 1, result.path(),
-                    result.steps(), "", "false since step " + open.getValue() + " to the end", 0, -1, -1, "", Map.of(),
-                    whole, Optional.empty());
-            offer(finding);
+            // The whole path's schedule is built only when this path is the shortest so far: most paths are not.
+            String key = Finding.Kind.EVENTUALLY_OPEN_AT_END + " " + open.getKey();
+            synchronized (best) {
+                counts.merge(key, 1L, Long::sum);
+                Finding current = best.get(key);
+                if (current == null || result.steps() < current.steps()
+                        || (result.steps() == current.steps() && result.path() < current.path())) {
+                    Schedule whole = result.recorder().schedule(result.recorder().size(), exploration, result.steps(),
+                            result.ending() == SimulationResult.Ending.STOPPED);
+                    best.put(key, new Finding(open.getKey(), Finding.Kind.EVENTUALLY_OPEN_AT_END, 1, result.path(),
+                            result.steps(), "", "false since step " + open.getValue() + " to the end", 0, -1, -1, "",
+                            Map.of(), whole, Optional.empty()));
+                }
+            }
         }
     }
 

@@ -358,9 +358,13 @@ public final class ViewerWindow {
 
     /** Selects the first shown event of the trace. */
     public void home() {
-        selected = -1;
-        stepTrace(1);
-        centerOn(selected);
+        int at = 0;
+        while (at < model.size() && !(isShown(at) && rowOfLane[model.laneOf(at)] >= 0)) {
+            at++;
+        }
+        if (at < model.size()) {
+            jumpTo(at);
+        }
     }
 
     /** Selects the last shown event of the trace. */
