@@ -15,7 +15,7 @@ import picocli.CommandLine.Parameters;
                 + "environment at a time, and stops after 30 minutes without a command (DEJA_DAEMON_IDLE_SECONDS).",
                 "--no-daemon on a command, or DEJA_NO_DAEMON=1, runs it in a new JVM instead.",
                 "Exit code 0: a warm engine runs (status) or was stopped (stop); 1: none runs."},
-        footer = {"", "Examples:", "  deja daemon status", "  deja daemon stop"})
+        footer = {"", "Examples:", "  ./deja daemon status", "  ./deja daemon stop"})
 public final class DaemonCommand implements Callable<Integer> {
     /** What to do. */
     enum Action { status, stop }

@@ -36,7 +36,7 @@ class SimulateCommandIT {
         assertThat(run.status()).as(run.err()).isZero();
         assertThat(run.out()).contains("simulated paxos with bug latest-response on 7 nodes, seed 22:")
                 .contains("the workload finished")
-                .contains("deja: reproduce with: deja simulate paxos --nodes 7 --bug latest-response --seed 22 --drop 0.3"
+                .contains("deja: reproduce with: ./deja simulate paxos --nodes 7 --bug latest-response --seed 22 --drop 0.3"
                         + " --delay 1ms..100ms --out " + trace);
         assertThat(Files.readString(trace.resolve("trace.json"))).contains("\"kind\" : \"simulate\"").contains("\"seed\" : 22");
 
