@@ -111,7 +111,7 @@ class SandboxHardeningIT {
             // reports used up the call's time), the check stops with a one-line error naming the cause.
             List<Tuple> findings;
             try {
-                findings = evaluateAll(evaluator, steps(8));
+                findings = evaluateAll(evaluator, steps(3));
             } catch (ScriptException stopped) {
                 // Either way a one-line error: "a predicate called the checker's progress object ..." or, when the
                 // stop lands in the module's own work, "the predicate timeout (200 ms) stopped the checker's own work".
