@@ -284,7 +284,7 @@ public final class ExploreCommand implements Callable<Integer> {
                 i++; // an explore option's value
             }
         }
-        return "deja simulate " + String.join(" ", kept);
+        return "./deja simulate " + String.join(" ", kept);
     }
 
     private boolean takesValue(String option) {
@@ -326,7 +326,7 @@ public final class ExploreCommand implements Callable<Integer> {
                 System.out.println("  schedule:  " + evidence.schedule());
                 System.out.println("  reproduce: " + evidence.command());
                 if (script != null) {
-                    System.out.println("  check:     deja check " + evidence.trace() + " " + script
+                    System.out.println("  check:     ./deja check " + evidence.trace() + " " + script
                             + (classpath != null ? " --classpath " + DeployCommand.quoted(classpath) : ""));
                 }
             });

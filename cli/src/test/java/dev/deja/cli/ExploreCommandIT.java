@@ -47,7 +47,7 @@ class ExploreCommandIT {
                 + checked.out() + checked.err()).isEqualTo(position);
 
         String reproduce = finding.get("reproduce").asText();
-        assertThat(reproduce).startsWith("deja simulate paxos --nodes 3 --bug latest-response --drop 0.3 --delay 1ms..100ms"
+        assertThat(reproduce).startsWith("./deja simulate paxos --nodes 3 --bug latest-response --drop 0.3 --delay 1ms..100ms"
                 + " --seed 1 --schedule ");
         Path again = work.resolve("again");
         List<String> args = List.of(reproduce.replace(" --out " + trace, " --out " + again).split(" "));
