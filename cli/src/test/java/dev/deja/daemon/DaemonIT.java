@@ -50,11 +50,15 @@ class DaemonIT {
         }
 
         /**
-         * Standard error without what differs from run to run in a new JVM as well: durations, error-log names, and
-         * the progress lines, which are printed by time.
+         * Standard error without what differs from run to run in a new JVM as well (durations, error-log names, and
+         * the progress lines, which are printed by time) and without libraries' log lines, which some libraries
+         * print once per process ("message will not be repeated"): in the warm engine, only its first command shows
+         * them.
          */
         String errText() {
             return new String(err, StandardCharsets.UTF_8).replaceAll("(?m)^\\S+ +\\d+% \\[.*\\R", "")
+                    .replaceAll("(?m)^\\S+: [\\d,]+ of [\\d,]+ .*elapsed.*\\R", "")
+                    .replaceAll("(?m)^\\[[^\\]]+\\] (WARN|INFO|ERROR|DEBUG) .*\\R", "")
                     .replaceAll("\\d+\\.\\d+ s", "N s").replaceAll("deja-error-[0-9-]+\\.log", "deja-error-X.log");
         }
     }
