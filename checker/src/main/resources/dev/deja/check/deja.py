@@ -860,9 +860,9 @@ def _evaluate():
         error = None
         try:
             now_failing = _witnesses(p.fn())
-        except BaseException as e:
-            # SystemExit and KeyboardInterrupt too: a predicate cannot end the check (the watchdog's interrupt is
-            # no Python exception and is not caught here).
+        except (Exception, SystemExit) as e:
+            # SystemExit too: a predicate cannot end the check. Not BaseException: the watchdog's interrupt can
+            # surface as one while a host call runs, and must end the evaluation.
             now_failing = None
             error = _format_error(e)
         # Not in a finally clause: one would also run when the watchdog stops the predicate, and _abandoned needs
@@ -1018,7 +1018,7 @@ def _aux_values(p, witness):
         name = getattr(a, "name", None) or getattr(a, "__name__", "aux")
         try:
             out[name] = a(witness) if takes else a()
-        except BaseException as e:
+        except (Exception, SystemExit) as e:
             out[name] = "<error: %s: %s>" % (type(e).__name__, e)
     return out
 

@@ -11,7 +11,6 @@ import dev.deja.explore.Finding;
 import dev.deja.explore.Strategy;
 import dev.deja.sim.ChoicePoint;
 import dev.deja.sim.SimulationSettings;
-import java.io.Console;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -27,10 +26,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import me.tongfei.progressbar.ConsoleProgressBarConsumer;
-import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -223,7 +218,7 @@ public final class ExploreCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             ExploreReport report;
-            try (Progress progress = Progress.start(run, exploreSettings)) {
+            try (ExploreProgress progress = new ExploreProgress(run, exploreSettings)) {
                 report = run.run();
             }
             String base = reproduceBase();
@@ -289,7 +284,7 @@ public final class ExploreCommand implements Callable<Integer> {
                 i++; // an explore option's value
             }
         }
-        return "deja simulate " + String.join(" ", kept);
+        return "./deja simulate " + String.join(" ", kept);
     }
 
     private boolean takesValue(String option) {
@@ -331,7 +326,7 @@ public final class ExploreCommand implements Callable<Integer> {
                 System.out.println("  schedule:  " + evidence.schedule());
                 System.out.println("  reproduce: " + evidence.command());
                 if (script != null) {
-                    System.out.println("  check:     deja check " + evidence.trace() + " " + script
+                    System.out.println("  check:     ./deja check " + evidence.trace() + " " + script
                             + (classpath != null ? " --classpath " + DeployCommand.quoted(classpath) : ""));
                 }
             });
@@ -420,22 +415,25 @@ public final class ExploreCommand implements Callable<Integer> {
     }
 
     /**
-     * A progress bar on standard error while exploring (paths, steps/s, distinct states, deepest path, violations),
-     * shown only on a terminal.
+     * Feeds the shared progress display from the exploration's counters four times a second: paths (or seconds of the
+     * budget), steps/s, distinct states, the deepest path and violating paths.
      */
-    private static final class Progress implements AutoCloseable {
-        private final ProgressBar bar;
+    private static final class ExploreProgress implements AutoCloseable {
+        private final Progress progress;
         private final Thread updater;
         private volatile boolean done;
 
-        private Progress(ProgressBar bar, Exploration run, ExploreSettings settings) {
-            this.bar = bar;
-            this.updater = bar == null ? null : Thread.ofPlatform().daemon().name("deja-explore-progress").start(() -> {
+        ExploreProgress(Exploration run, ExploreSettings settings) {
+            boolean byTime = settings.budget() != null;
+            long total = byTime ? settings.budget().toSeconds()
+                    : settings.maxPaths() == Long.MAX_VALUE ? Progress.UNKNOWN_TOTAL : settings.maxPaths();
+            this.progress = Progress.start("explore", total, byTime ? "s" : "paths");
+            this.updater = Thread.ofPlatform().daemon().name("deja-explore-progress").start(() -> {
                 while (!done) {
                     Exploration.Counters c = run.counters();
                     double seconds = Math.max(1e-9, c.elapsed().toNanos() / 1e9);
-                    bar.stepTo(settings.budget() != null ? c.elapsed().toSeconds() : c.paths());
-                    bar.setExtraMessage(String.format(Locale.ROOT, " %,d paths, %,.0f steps/s, %,d states, deepest %,d, %d violating",
+                    progress.stepTo(byTime ? c.elapsed().toSeconds() : c.paths());
+                    progress.note(String.format(Locale.ROOT, "%,d paths, %,.0f steps/s, %,d states, deepest %,d, %d violating",
                             c.paths(), c.steps() / seconds, c.distinctStates(), c.deepestPath(), c.violatingPaths()));
                     try {
                         Thread.sleep(250);
@@ -446,25 +444,11 @@ public final class ExploreCommand implements Callable<Integer> {
             });
         }
 
-        static Progress start(Exploration run, ExploreSettings settings) {
-            Console console = System.console();
-            if (console == null || !console.isTerminal()) {
-                return new Progress(null, run, settings);
-            }
-            long max = settings.budget() != null ? settings.budget().toSeconds()
-                    : settings.maxPaths() == Long.MAX_VALUE ? -1 : settings.maxPaths();
-            return new Progress(new ProgressBarBuilder().setTaskName("explore").setInitialMax(max)
-                    .setStyle(ProgressBarStyle.ASCII).setUnit(settings.budget() != null ? " s" : " paths", 1)
-                    .continuousUpdate().setConsumer(new ConsoleProgressBarConsumer(System.err)).build(), run, settings);
-        }
-
         @Override
         public void close() {
             done = true;
-            if (bar != null) {
-                updater.interrupt();
-                bar.close();
-            }
+            updater.interrupt();
+            progress.close();
         }
     }
 }

@@ -160,7 +160,9 @@ public final class Progress implements AutoCloseable {
             if (seconds > 0) {
                 double rate = current / seconds;
                 line.append(String.format(Locale.ROOT, ", %,.0f %s/s, %s elapsed", rate, unit, duration(seconds)));
-                if (!state.isIndefinite() && max > current && rate > 0) {
+                // Before 1% the rate still includes the set-up before the first step (GraalPy's start, say), so an
+                // estimate would be hours off; say nothing rather than that.
+                if (!state.isIndefinite() && max > current && rate > 0 && current * 100 >= max) {
                     line.append(", about ").append(duration((max - current) / rate)).append(" left");
                 }
             }

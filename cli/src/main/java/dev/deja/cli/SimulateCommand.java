@@ -163,7 +163,7 @@ public final class SimulateCommand implements Callable<Integer> {
                 what, settings.nodes().size(), seed, result.steps(), result.entries(),
                 result.virtualMillis() / 1000.0, result.crashes(), result.dropped(), result.duplicated(),
                 ending(result.ending()), result.elapsed().toNanos() / 1e9, result.stepsPerSecond(), out);
-        text.println("deja: reproduce with: " + command.replace(" --force", ""));
+        text.println("deja: reproduce with: ./" + command.replace(" --force", ""));
         Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("trace", out.toString());
         summary.put("simulated", what);
@@ -177,7 +177,7 @@ public final class SimulateCommand implements Callable<Integer> {
         summary.put("duplicated", result.duplicated());
         summary.put("ending", result.ending().name());
         summary.put("seconds", result.elapsed().toNanos() / 1e9);
-        summary.put("command", command.replace(" --force", ""));
+        summary.put("command", "./" + command.replace(" --force", ""));
         json.write(summary);
         return ExitCodes.OK;
     }

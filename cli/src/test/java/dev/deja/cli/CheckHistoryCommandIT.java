@@ -99,7 +99,7 @@ class CheckHistoryCommandIT {
 
         CliRun.Output update = CliRun.run("sql", trace.toString(), "DELETE FROM violations");
         assertThat(update.status()).isEqualTo(2);
-        assertThat(update.err()).contains("only queries are allowed");
+        assertThat(update.err()).contains("refused: queries may only read the check database's tables");
         assertThat(CliRun.run("sql", trace.toString(), "SELECT COUNT(*) FROM violations", "--format", "csv").out())
                 .endsWith("\n1\n");
     }

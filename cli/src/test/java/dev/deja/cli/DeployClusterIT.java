@@ -145,7 +145,7 @@ class DeployClusterIT {
         assertThat(run.status()).as(run.err() + run.out()).isZero();
         assertThat(run.out()).contains("kill/restart times [n2@1000ms] are for deployments")
                 .contains("simulated " + cluster + " on 3 nodes, seed 5")
-                .contains("reproduce with: deja simulate --cluster " + cluster + " --seed 5 --crash-rate 0.001");
+                .contains("reproduce with: ./deja simulate --cluster " + cluster + " --seed 5 --crash-rate 0.001");
         assertThat(Files.readString(trace.resolve("trace.json")))
                 .contains("\"command\" : \"deja simulate --cluster " + cluster)
                 .contains("\"dropProbability\" : 0.1");

@@ -69,6 +69,18 @@ class ProgressTest {
         }
     }
 
+    @Test
+    void figures_beforeOnePercent_giveNoEstimateOfTheTimeLeft() throws Exception {
+        var figures = new Progress.Figures("events");
+        try (var bar = new me.tongfei.progressbar.ProgressBarBuilder().setTaskName("check").setInitialMax(4000)
+                .setRenderer(figures).setConsumer(new Progress.PlainLines(line -> { }, () -> 0)).build()) {
+            bar.stepTo(39);
+            Thread.sleep(1_100);
+            assertThat(figures.render(stateOf(bar), 200)).startsWith("check: 39 of 4,000 events (0%), ")
+                    .doesNotContain("left");
+        }
+    }
+
     /** The library hands its state only to renderers; a throw-away renderer catches it. */
     private static me.tongfei.progressbar.ProgressState stateOf(me.tongfei.progressbar.ProgressBar bar) throws Exception {
         var field = me.tongfei.progressbar.ProgressBar.class.getDeclaredField("progress");

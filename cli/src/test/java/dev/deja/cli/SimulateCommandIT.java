@@ -36,7 +36,7 @@ class SimulateCommandIT {
         assertThat(run.status()).as(run.err()).isZero();
         assertThat(run.out()).contains("simulated paxos with bug latest-response on 7 nodes, seed 22:")
                 .contains("the workload finished")
-                .contains("deja: reproduce with: deja simulate paxos --nodes 7 --bug latest-response --seed 22 --drop 0.3"
+                .contains("deja: reproduce with: ./deja simulate paxos --nodes 7 --bug latest-response --seed 22 --drop 0.3"
                         + " --delay 1ms..100ms --out " + trace);
         assertThat(Files.readString(trace.resolve("trace.json"))).contains("\"kind\" : \"simulate\"").contains("\"seed\" : 22");
 
@@ -108,8 +108,10 @@ class SimulateCommandIT {
         Path out = temporary.resolve("x");
         assertThat(CliRun.run("simulate", "nope", "--out", out.toString()).err())
                 .contains("unknown example 'nope'; the examples are: paxos");
-        assertThat(CliRun.run("simulate", "paxos", "--delay", "5", "--out", out.toString()).err())
-                .contains("--delay '5' must read MIN..MAX");
+        assertThat(CliRun.run("simulate", "paxos", "--delay", "50ms..5ms", "--out", out.toString()).err())
+                .contains("--delay '50ms..5ms': MAX is smaller than MIN");
+        assertThat(CliRun.run("simulate", "paxos", "--delay", "5 parsecs", "--out", out.toString()).err())
+                .contains("'5 parsecs' in --delay is not a duration such as 500ms, 2s or 1m");
         assertThat(CliRun.run("simulate", "paxos", "--partition", "n1|n9@1s..2s", "--out", out.toString()).err())
                 .contains("names node n9, which is not in the cluster");
         assertThat(CliRun.run("simulate", "paxos", "--partition", "n1|n2", "--out", out.toString()).err())

@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
  * Partial-order reduction against plain depth-first search on a small Paxos (three nodes, the latest-response bug,
  * 1 ms delays with a 10 ms window, at most one lost message), both explored to exhaustion up to the same depth:
  * the same predicates are violated, with fewer paths for dpor. The figures are printed for the documentation.
- * {@code -Ddeja.dporDepth=K} explores deeper.
+ * {@code -Ddeja.dporDepth=K} explores deeper (the build passes 10, and 14 with {@code -Psoak}).
  */
 class DporVersusDfsIT {
-    private static final int DEPTH = Integer.getInteger("deja.dporDepth", 14);
+    private static final int DEPTH = Integer.getInteger("deja.dporDepth", 10);
     private static final int DROPS = Integer.getInteger("deja.dporDrops", 1);
 
     private static ExploreReport explore(Strategy strategy) {

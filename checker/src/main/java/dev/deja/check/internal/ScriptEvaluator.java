@@ -404,6 +404,10 @@ public final class ScriptEvaluator implements AutoCloseable {
             }
             reusable = false;
             Value abandoned = timedOut.execute();
+            if (abandoned.isNull() && progress.distrusted()) {
+                throw new ScriptException("a predicate called the checker's progress object (reached through the stack),"
+                        + " which only the deja module may call; the check stops, as its timing can no longer be trusted");
+            }
             if (abandoned.isNull()) {
                 // Stopped in the deja module's own work on an event (applying its row changes), not in the script:
                 // the mirrors may be half updated, so no later result could be trusted.

@@ -169,7 +169,10 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
                     + " SCRIPT' first; it stores the declared tables' history there");
         }
         try {
-            if (Files.exists(file) && !HistorySeal.isValid(file)) {
+            // A database in use is not judged by its seal, which its writer removed while it writes: in this process
+            // it is one Deja opened (H2 shares it and does not read the file again), and another process's lock
+            // makes H2 refuse to open it at all.
+            if (Files.exists(file) && !HistorySeal.isValid(file) && !inUse(file)) {
                 String why = file + " was not written by Deja for this user (its seal " + HistorySeal.FILE
                         + " is missing or does not match), so it is not opened";
                 if (mode == Mode.READ_ONLY) {
@@ -196,6 +199,22 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
             throw translate(e, file);
         } catch (IOException e) {
             throw new CheckDatabaseException("cannot create " + directory + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Whether some connection, of this process or another, has the database open (H2 holds a lock on it). */
+    private static boolean inUse(Path file) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                return true;
+            }
+            lock.release();
+            return false;
+        } catch (OverlappingFileLockException inThisProcess) {
+            return true;
+        } catch (NoSuchFileException gone) {
+            return false;
         }
     }
 

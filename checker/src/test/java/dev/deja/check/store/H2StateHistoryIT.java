@@ -101,7 +101,8 @@ class H2StateHistoryIT {
             history.append(sampleSteps().get(2));
             assertThat(history.hasCompleteHistory(SCHEMAS)).isFalse();
             assertThat(history.hasCompleteHistory(other)).isFalse();
-            assertThat(history.lastViolations()).isEmpty();
+            // The latest check's findings, even unfinished (see lastViolations): none yet.
+            assertThat(history.lastViolations()).contains(List.of());
         }
         assertThatThrownBy(() -> QueryResult.query(trace, "SELECT * FROM agent"))
                 .isInstanceOf(CheckDatabaseException.class).hasMessageContaining("the tables are:")
@@ -283,7 +284,7 @@ class H2StateHistoryIT {
                 .isInstanceOf(CheckDatabaseException.class)
                 .hasMessageContaining("no check database at").hasMessageContaining("run 'deja check");
         assertThatThrownBy(() -> QueryResult.query(trace, "DROP TABLE events"))
-                .hasMessageContaining("only queries are allowed");
+                .hasMessageContaining("no check database at");
         assertThatThrownBy(() -> H2StateHistory.open(trace.resolve("a;b"), H2StateHistory.Mode.READ_WRITE))
                 .hasMessageContaining("contains ';'");
         assertThat(Arrays.asList(trace.toFile().list())).as("nothing written into the trace").isEmpty();
