@@ -1,5 +1,6 @@
 package dev.deja.cli;
 
+import dev.deja.check.PythonText;
 import dev.deja.check.CheckReport;
 import dev.deja.check.Checker;
 import dev.deja.check.InMemoryStateHistory;
@@ -233,7 +234,7 @@ public final class CheckCommand implements Callable<Integer> {
                 number++;
                 if (witnesses) {
                     table.row(number, v.event().position(), v.event().lamport(), v.event().node().value(),
-                            v.predicate(), status(v), v.witness() == null ? "-" : python(v.witness()), auxColumn(v));
+                            v.predicate(), status(v), v.witness() == null ? "-" : PythonText.of(v.witness()), auxColumn(v));
                 } else {
                     table.row(number, v.event().position(), v.event().lamport(), v.event().node().value(),
                             v.predicate(), status(v), auxColumn(v));
@@ -282,26 +283,8 @@ public final class CheckCommand implements Callable<Integer> {
             if (!out.isEmpty()) {
                 out.append(' ');
             }
-            out.append(name).append('=').append(python(value));
+            out.append(name).append('=').append(PythonText.of(value));
         });
         return out.toString();
-    }
-
-    static String python(Object value) {
-        return switch (value) {
-            case null -> "None";
-            case Boolean b -> b ? "True" : "False";
-            case String s -> "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'";
-            case List<?> list -> {
-                List<String> items = list.stream().map(CheckCommand::python).toList();
-                yield "(" + String.join(", ", items) + (items.size() == 1 ? ",)" : ")");
-            }
-            case Map<?, ?> map -> {
-                List<String> items = new ArrayList<>();
-                map.forEach((k, v) -> items.add(python(k) + ": " + python(v)));
-                yield "{" + String.join(", ", items) + "}";
-            }
-            default -> value.toString();
-        };
     }
 }

@@ -1,5 +1,6 @@
 package dev.deja.view;
 
+import dev.deja.check.PythonText;
 import dev.deja.check.CheckedEvent;
 import dev.deja.check.RowChange;
 import dev.deja.check.StateHistory;
@@ -155,7 +156,7 @@ public final class WitnessHistory {
 
     /** The witness as the report shows it, or "the predicate false" when there is none. */
     public static String describeWitness(Violation finding) {
-        return finding.witness() == null ? "it false" : "witness " + python(finding.witness());
+        return finding.witness() == null ? "it false" : "witness " + PythonText.of(finding.witness());
     }
 
     private static boolean isDeath(CheckedEvent event, Map<String, long[]> deaths) {
@@ -228,7 +229,7 @@ public final class WitnessHistory {
             boolean was = before != null && contains(before.get(column), atoms);
             boolean is = after != null && contains(after.get(column), atoms);
             if (was != is) {
-                parts.add(column + (is ? " gains " : " loses ") + python(atoms.size() == 1 ? atoms.getFirst() : atoms));
+                parts.add(column + (is ? " gains " : " loses ") + PythonText.of(atoms.size() == 1 ? atoms.getFirst() : atoms));
             }
         }
         if (parts.isEmpty()) {
@@ -255,32 +256,13 @@ public final class WitnessHistory {
             return null;
         }
         List<String> parts = new ArrayList<>();
-        changed.forEach((column, value) -> parts.add(column + ": " + python(before.get(column)) + " -> " + python(value)));
+        changed.forEach((column, value) -> parts.add(column + ": " + PythonText.of(before.get(column)) + " -> " + PythonText.of(value)));
         return key + " " + String.join(", ", parts);
     }
 
     private static String values(Map<String, Object> row) {
         List<String> parts = new ArrayList<>();
-        row.forEach((column, value) -> parts.add(column + "=" + python(value)));
+        row.forEach((column, value) -> parts.add(column + "=" + PythonText.of(value)));
         return String.join(" ", parts);
-    }
-
-    /** A value the way Python prints it (what the script's author wrote). */
-    public static String python(Object value) {
-        return switch (value) {
-            case null -> "None";
-            case Boolean b -> b ? "True" : "False";
-            case String s -> "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'";
-            case List<?> list -> {
-                List<String> items = list.stream().map(WitnessHistory::python).toList();
-                yield "(" + String.join(", ", items) + (items.size() == 1 ? ",)" : ")");
-            }
-            case Map<?, ?> map -> {
-                List<String> items = new ArrayList<>();
-                map.forEach((k, v) -> items.add(python(k) + ": " + python(v)));
-                yield "{" + String.join(", ", items) + "}";
-            }
-            default -> value.toString();
-        };
     }
 }
