@@ -14,7 +14,7 @@ import picocli.CommandLine.Parameters;
                 + "this user (a socket in a private directory; the peer's user is checked), one working directory and "
                 + "environment at a time, and stops after 30 minutes without a command (DEJA_DAEMON_IDLE_SECONDS).",
                 "--no-daemon on a command, or DEJA_NO_DAEMON=1, runs it in a new JVM instead.",
-                "Exit code 0: a warm engine runs (status) or was stopped (stop); 1: none runs."},
+                "Exit code 0 whether or not a warm engine runs: its absence is no finding and no error."},
         footer = {"", "Examples:", "  ./deja daemon status", "  ./deja daemon stop"})
 public final class DaemonCommand implements Callable<Integer> {
     /** What to do. */
@@ -29,9 +29,9 @@ public final class DaemonCommand implements Callable<Integer> {
                 : DaemonClient.stop(Installation.file(""));
         if (answer.isEmpty()) {
             System.out.println("deja daemon: no warm engine runs for this installation");
-            return 1;
+            return ExitCodes.OK;
         }
         System.out.print(answer.get());
-        return 0;
+        return ExitCodes.OK;
     }
 }
