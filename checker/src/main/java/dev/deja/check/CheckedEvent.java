@@ -1,6 +1,8 @@
 package dev.deja.check;
 
 import dev.deja.node.NodeId;
+import dev.deja.trace.Event;
+import dev.deja.trace.TraceEvent;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -20,6 +22,18 @@ import java.util.Optional;
  */
 public record CheckedEvent(long position, NodeId node, int incarnation, long seq, long lamport, long atMillis,
                            String type, Optional<String> messageType, Optional<NodeId> from) {
+    /** The checker's view of {@code entry}, a trace entry that began a handler, at merged position {@code position}. */
+    public static CheckedEvent of(TraceEvent entry, long position) {
+        Optional<String> messageType = Optional.empty();
+        Optional<NodeId> from = Optional.empty();
+        if (entry.event() instanceof Event.Receive receive) {
+            messageType = Optional.of(receive.message().simpleType());
+            from = Optional.of(receive.from());
+        }
+        return new CheckedEvent(position, entry.node(), entry.incarnation(), entry.seq(), entry.lamport(),
+                entry.atMillis(), entry.event().typeName(), messageType, from);
+    }
+
     public CheckedEvent {
         Objects.requireNonNull(node, "node");
         Objects.requireNonNull(type, "type");

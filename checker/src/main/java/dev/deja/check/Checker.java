@@ -5,11 +5,9 @@ import dev.deja.check.internal.PythonEngine;
 import dev.deja.check.internal.ScriptEvaluator;
 import dev.deja.check.internal.StateExtractor;
 import dev.deja.check.internal.StepPipeline;
-import dev.deja.node.NodeId;
 import dev.deja.replay.Divergence;
 import dev.deja.replay.ReplayResult;
 import dev.deja.replay.Replayer;
-import dev.deja.trace.Event;
 import dev.deja.trace.Trace;
 import dev.deja.trace.TraceEvent;
 import java.io.IOException;
@@ -197,7 +195,7 @@ public final class Checker {
                                     return;
                                 }
                                 TraceEvent entry = event.entry();
-                                StateStep step = new StateStep(checkedEvent(entry, position),
+                                StateStep step = new StateStep(CheckedEvent.of(entry, position),
                                         extractor.extract(entry.node(), state.node(entry.node()).orElse(null)));
                                 appender.append(step);
                                 sink.accept(step);
@@ -221,18 +219,6 @@ public final class Checker {
             }
             return report;
         }
-    }
-
-    /** The checker's view of a trace entry that began a handler. */
-    static CheckedEvent checkedEvent(TraceEvent entry, long position) {
-        Optional<String> messageType = Optional.empty();
-        Optional<NodeId> from = Optional.empty();
-        if (entry.event() instanceof Event.Receive receive) {
-            messageType = Optional.of(receive.message().simpleType());
-            from = Optional.of(receive.from());
-        }
-        return new CheckedEvent(position, entry.node(), entry.incarnation(), entry.seq(), entry.lamport(),
-                entry.atMillis(), entry.event().typeName(), messageType, from);
     }
 
     private static final class Stop extends RuntimeException {

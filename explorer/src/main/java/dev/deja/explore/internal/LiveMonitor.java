@@ -4,9 +4,7 @@ import dev.deja.check.CheckedEvent;
 import dev.deja.check.StateStep;
 import dev.deja.check.Violation;
 import dev.deja.check.LiveEvaluation;
-import dev.deja.node.NodeId;
 import dev.deja.sim.SimulatedStep;
-import dev.deja.trace.Event;
 import dev.deja.trace.TraceEvent;
 import java.io.OutputStream;
 import java.time.Duration;
@@ -83,7 +81,7 @@ final class LiveMonitor implements AutoCloseable {
         batchSteps[index] = step.step();
         batchAnswers[index] = answers;
         batchEntries[index] = entry;
-        batch.add(new StateStep(checkedEvent(entry, checked++), evaluator.extract(entry.node(), step.nodeObject())));
+        batch.add(new StateStep(CheckedEvent.of(entry, checked++), evaluator.extract(entry.node(), step.nodeObject())));
         return batch.size() == BATCH;
     }
 
@@ -136,17 +134,6 @@ final class LiveMonitor implements AutoCloseable {
     /** The predicates that raised or timed out on this path (the first time each did). */
     List<Hit> errors() {
         return List.copyOf(errors);
-    }
-
-    static CheckedEvent checkedEvent(TraceEvent entry, long position) {
-        Optional<String> messageType = Optional.empty();
-        Optional<NodeId> from = Optional.empty();
-        if (entry.event() instanceof Event.Receive receive) {
-            messageType = Optional.of(receive.message().simpleType());
-            from = Optional.of(receive.from());
-        }
-        return new CheckedEvent(position, entry.node(), entry.incarnation(), entry.seq(), entry.lamport(),
-                entry.atMillis(), entry.event().typeName(), messageType, from);
     }
 
     @Override
