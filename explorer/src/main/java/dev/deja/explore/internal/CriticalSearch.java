@@ -146,6 +146,10 @@ public final class CriticalSearch {
     }
 
     private CriticalTransition found(CriticalTransition.Verdict verdict, long step, long lastRecoverable) {
+        if (lastRecoverable >= 0 && !liveWalks.containsKey(lastRecoverable) && !options.stop().get()) {
+            // Known recoverable without a walk (the state was live itself): walk from it for the nearest live run.
+            probe(lastRecoverable);
+        }
         String[] described = describe(step);
         Optional<CriticalTransition.LiveWalk> nearest = Optional.ofNullable(
                 lastRecoverable < 0 ? null : liveWalks.get(lastRecoverable));

@@ -1,6 +1,6 @@
 # MaceMC's AllNodes for Chord (table 1): eventually every live node is reachable from every other by following
-# successor pointers. Alone in its script, so that the safety predicates of scripts/chord.py do not end a path
-# before its liveness can be judged.
+# successor pointers. For deja explore --walks; alone in its script, so that the safety predicates of
+# scripts/chord.py do not end a path before its liveness can be judged.
 from deja import table, eventually
 
 Node = table("Node", cls="dev.deja.examples.chord.ChordNode",

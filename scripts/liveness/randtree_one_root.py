@@ -1,5 +1,6 @@
-# RandTree's liveness predicate alone (scripts/randtree.py has it too, beside safety predicates that would end a
-# path before its liveness can be judged): MaceMC's OneRoot, eventually exactly one joined node is its own root.
+# RandTree's liveness predicate alone, for deja explore --walks: scripts/randtree.py has it too, beside safety
+# predicates that would end a path before its liveness can be judged. MaceMC's OneRoot: eventually exactly one
+# joined node is its own root.
 from deja import table, eventually, exists
 
 Tree = table("Tree", cls="dev.deja.examples.randtree.RandTreeNode",
