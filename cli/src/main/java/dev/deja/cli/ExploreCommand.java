@@ -49,7 +49,9 @@ import picocli.CommandLine.Parameters;
                 "  ./deja explore paxos --nodes 3 --script scripts/paxos.py --strategy dpor --max-drops 1 \\",
                 "      --out explore/dpor",
                 "  ./deja explore --cluster cluster.json --classpath app.jar --script my.py --budget 10m \\",
-                "      --out explore/mine"})
+                "      --out explore/mine",
+                "  ./deja explore chord --nodes 5 --bug succ-succ-hash --script scripts/liveness/chord_all_nodes.py \\",
+                "      --paths 1 --max-depth 1500 --walks 3 --out explore/chord"})
 public final class ExploreCommand implements Callable<Integer> {
     @Parameters(paramLabel = "EXAMPLE", arity = "0..1", completionCandidates = DeployCommand.ExampleNames.class,
             description = "The example to explore: ${COMPLETION-CANDIDATES} (see 'deja examples'); or give --cluster.")
@@ -425,7 +427,8 @@ public final class ExploreCommand implements Callable<Integer> {
                         found.totalSteps());
                 for (CriticalTransition.Probe probe : found.probes()) {
                     System.out.printf(Locale.ROOT, "  prefix %,9d: %s%n", probe.prefix(), probe.recovers()
-                            ? String.format(Locale.ROOT, "live at step %,d on walk %d", probe.liveAtStep(), probe.walks())
+                            ? String.format(Locale.ROOT, "live at step %,d on walk %d of at most %d", probe.liveAtStep(),
+                                    probe.walks(), found.walks())
                             : String.format(Locale.ROOT, "dead (none of %d walks live)", probe.walks()));
                 }
                 found.evidence().ifPresent(evidence -> {
