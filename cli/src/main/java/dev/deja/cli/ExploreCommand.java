@@ -14,6 +14,7 @@ import dev.deja.explore.LivenessSearch;
 import dev.deja.explore.Strategy;
 import dev.deja.sim.ChoicePoint;
 import dev.deja.sim.SimulationSettings;
+import dev.deja.sim.TraceStart;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -49,7 +50,9 @@ import picocli.CommandLine.Parameters;
                 "  ./deja explore paxos --nodes 3 --script scripts/paxos.py --strategy dpor --max-drops 1 \\",
                 "      --out explore/dpor",
                 "  ./deja explore --cluster cluster.json --classpath app.jar --script my.py --budget 10m \\",
-                "      --out explore/mine"})
+                "      --out explore/mine",
+                "  ./deja explore --from traces/sim --at 40 --script scripts/paxos.py --drop 0.3 --delay 1ms..100ms \\",
+                "      --paths 200 --out explore/from"})
 public final class ExploreCommand implements Callable<Integer> {
     @Parameters(paramLabel = "EXAMPLE", arity = "0..1", completionCandidates = DeployCommand.ExampleNames.class,
             description = "The example to explore: ${COMPLETION-CANDIDATES} (see 'deja examples'); or give --cluster.")
@@ -75,6 +78,9 @@ public final class ExploreCommand implements Callable<Integer> {
 
     @Mixin
     FaultOptions faults = new FaultOptions();
+
+    @Mixin
+    FromTraceOptions fromTrace = new FromTraceOptions();
 
     @Option(names = "--script", paramLabel = "S.py", description = "The predicate script evaluated after every step "
             + "(without one, paths are only run, for speed).")
@@ -186,7 +192,14 @@ public final class ExploreCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--strategy " + strategy
                     + ": expected random, dfs, dpor, pct or pos");
         }
-        SimulateCommand.Target target = SimulateCommand.target(spec, example, cluster, driverId, nodes, bug, nodeArgs, faults);
+        Optional<TraceStart> start = fromTrace.start(spec);
+        SimulateCommand.Target target = start.isPresent() && example == null && cluster == null
+                ? new SimulateCommand.Target(FromTraceOptions.settingsOf(start.get(), faults),
+                        FromTraceOptions.describe(start.get()))
+                : SimulateCommand.target(spec, example, cluster, driverId, nodes, bug, nodeArgs, faults);
+        if (start.isPresent()) {
+            target.builder().stop(SimulationSettings.Stop.AT_LIMIT); // the workload client does not go on
+        }
         SimulationSettings.Builder builder = target.builder().seed(seed);
         if (virtualTime != null) {
             builder.maxVirtualMillis(virtualTime.toMillis());
@@ -230,6 +243,10 @@ public final class ExploreCommand implements Callable<Integer> {
             }
             options = options.withScript(script);
         }
+        if (start.isPresent()) {
+            FromTraceOptions.rebuildOnce(settings, start.get(), loader, "every path starts there");
+            options = options.withStart(start.get());
+        }
         Exploration run = Explorer.start(settings, exploreSettings, options);
         CountDownLatch reported = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -253,7 +270,8 @@ public final class ExploreCommand implements Callable<Integer> {
             if (walks > 0) {
                 report = searchLiveness(report, settings, exploreSettings, options, reproduce);
             }
-            report = Explorer.writeEvidence(report, settings, out, loader, Optional.ofNullable(script), reproduce);
+            report = Explorer.writeEvidence(report, settings, out, loader, Optional.ofNullable(script), reproduce,
+                    options.start());
             writeJson(report, out.resolve("report.json"));
             if (json) {
                 System.out.println(toJson(report));
@@ -297,7 +315,7 @@ public final class ExploreCommand implements Callable<Integer> {
         List<String> args = spec.commandLine().getParseResult().originalArgs();
         java.util.Set<String> targetOptions = java.util.Set.of("--cluster", "--classpath", "--driver", "--nodes", "--bug",
                 "--arg", "--drop", "--dup", "--delay", "--partition", "--crash-rate", "--restart-delay", "--clock-skew",
-                "--virtual-time");
+                "--virtual-time", "--from", "--at");
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             String name = arg.contains("=") && arg.startsWith("--") ? arg.substring(0, arg.indexOf('=')) : arg;
