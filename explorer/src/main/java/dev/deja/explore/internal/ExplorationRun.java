@@ -322,7 +322,7 @@ public final class ExplorationRun implements Exploration {
     /** PCT's k: the length of one random walk from the seed, so that change points fall within a path. */
     private long probeLength() {
         PathRunner runner = new PathRunner(settings, explore, exploration, options.classLoader(), null, false,
-                distinct, () -> false);
+                distinct, () -> false).startingFrom(options.start());
         long length = runner.run(-1, new RandomizedSources.RandomWalk(settings, explore, mix(explore.seed(), -1))).steps();
         return Math.max(1, length);
     }
@@ -340,7 +340,7 @@ public final class ExplorationRun implements Exploration {
                 predicates = monitor.predicates();
             }
             PathRunner runner = new PathRunner(settings, explore, exploration, options.classLoader(), monitor, hash,
-                    distinct, this::stopping);
+                    distinct, this::stopping).startingFrom(options.start());
             if (explore.strategy().randomized()) {
                 while (!stopping()) {
                     long path = nextPath.getAndIncrement();
