@@ -30,6 +30,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -249,10 +250,17 @@ public final class ExploreCommand implements Callable<Integer> {
         }
         Exploration run = Explorer.start(settings, exploreSettings, options);
         CountDownLatch reported = new CountDownLatch(1);
+        AtomicInteger status = new AtomicInteger(-1);
         Thread hook = new Thread(() -> {
             stop.set(true);
             try {
-                reported.await(60, TimeUnit.SECONDS);
+                if (reported.await(300, TimeUnit.SECONDS) && status.get() >= 0) {
+                    // Ctrl-C: the JVM would end with 130 once this hook returns; the report of what was found so far
+                    // is printed, so end with its status instead (0 nothing violated, 1 violations).
+                    System.out.flush();
+                    System.err.flush();
+                    Runtime.getRuntime().halt(status.get());
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -278,7 +286,8 @@ public final class ExploreCommand implements Callable<Integer> {
             } else {
                 printTable(report, target.what());
             }
-            return report.violated() || report.deadStateFound() ? 1 : 0;
+            status.set(report.violated() || report.deadStateFound() ? 1 : 0);
+            return status.get();
         } finally {
             reported.countDown();
             try {
