@@ -14,6 +14,7 @@ import dev.deja.explore.LivenessSearch;
 import dev.deja.explore.Strategy;
 import dev.deja.sim.ChoicePoint;
 import dev.deja.sim.SimulationSettings;
+import dev.deja.sim.TraceStart;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -29,6 +30,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -51,7 +53,9 @@ import picocli.CommandLine.Parameters;
                 "  ./deja explore --cluster cluster.json --classpath app.jar --script my.py --budget 10m \\",
                 "      --out explore/mine",
                 "  ./deja explore chord --nodes 5 --bug succ-succ-hash --script scripts/liveness/chord_all_nodes.py \\",
-                "      --paths 1 --max-depth 1500 --walks 3 --out explore/chord"})
+                "      --paths 1 --max-depth 1500 --walks 3 --out explore/chord",
+                "  ./deja explore --from traces/sim --at 40 --script scripts/paxos.py --drop 0.3 --delay 1ms..100ms \\",
+                "      --paths 200 --out explore/from"})
 public final class ExploreCommand implements Callable<Integer> {
     @Parameters(paramLabel = "EXAMPLE", arity = "0..1", completionCandidates = DeployCommand.ExampleNames.class,
             description = "The example to explore: ${COMPLETION-CANDIDATES} (see 'deja examples'); or give --cluster.")
@@ -77,6 +81,9 @@ public final class ExploreCommand implements Callable<Integer> {
 
     @Mixin
     FaultOptions faults = new FaultOptions();
+
+    @Mixin
+    FromTraceOptions fromTrace = new FromTraceOptions();
 
     @Option(names = "--script", paramLabel = "S.py", description = "The predicate script evaluated after every step "
             + "(without one, paths are only run, for speed).")
@@ -188,7 +195,14 @@ public final class ExploreCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--strategy " + strategy
                     + ": expected random, dfs, dpor, pct or pos");
         }
-        SimulateCommand.Target target = SimulateCommand.target(spec, example, cluster, driverId, nodes, bug, nodeArgs, faults);
+        Optional<TraceStart> start = fromTrace.start(spec);
+        SimulateCommand.Target target = start.isPresent() && example == null && cluster == null
+                ? new SimulateCommand.Target(FromTraceOptions.settingsOf(start.get(), faults),
+                        FromTraceOptions.describe(start.get()))
+                : SimulateCommand.target(spec, example, cluster, driverId, nodes, bug, nodeArgs, faults);
+        if (start.isPresent()) {
+            target.builder().stop(SimulationSettings.Stop.AT_LIMIT); // the workload client does not go on
+        }
         SimulationSettings.Builder builder = target.builder().seed(seed);
         if (virtualTime != null) {
             builder.maxVirtualMillis(virtualTime.toMillis());
@@ -232,12 +246,23 @@ public final class ExploreCommand implements Callable<Integer> {
             }
             options = options.withScript(script);
         }
+        if (start.isPresent()) {
+            FromTraceOptions.rebuildOnce(settings, start.get(), loader, "every path starts there");
+            options = options.withStart(start.get());
+        }
         Exploration run = Explorer.start(settings, exploreSettings, options);
         CountDownLatch reported = new CountDownLatch(1);
+        AtomicInteger status = new AtomicInteger(-1);
         Thread hook = new Thread(() -> {
             stop.set(true);
             try {
-                reported.await(60, TimeUnit.SECONDS);
+                if (reported.await(300, TimeUnit.SECONDS) && status.get() >= 0) {
+                    // Ctrl-C: the JVM would end with 130 once this hook returns; the report of what was found so far
+                    // is printed, so end with its status instead (0 nothing violated, 1 violations).
+                    System.out.flush();
+                    System.err.flush();
+                    Runtime.getRuntime().halt(status.get());
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -255,14 +280,16 @@ public final class ExploreCommand implements Callable<Integer> {
             if (walks > 0) {
                 report = searchLiveness(report, settings, exploreSettings, options, reproduce);
             }
-            report = Explorer.writeEvidence(report, settings, out, loader, Optional.ofNullable(script), reproduce);
+            report = Explorer.writeEvidence(report, settings, out, loader, Optional.ofNullable(script), reproduce,
+                    options.start());
             writeJson(report, out.resolve("report.json"));
             if (json) {
                 System.out.println(toJson(report));
             } else {
                 printTable(report, target.what());
             }
-            return report.violated() || report.deadStateFound() ? 1 : 0;
+            status.set(report.violated() || report.deadStateFound() ? 1 : 0);
+            return status.get();
         } finally {
             reported.countDown();
             try {
@@ -299,7 +326,7 @@ public final class ExploreCommand implements Callable<Integer> {
         List<String> args = spec.commandLine().getParseResult().originalArgs();
         java.util.Set<String> targetOptions = java.util.Set.of("--cluster", "--classpath", "--driver", "--nodes", "--bug",
                 "--arg", "--drop", "--dup", "--delay", "--partition", "--crash-rate", "--restart-delay", "--clock-skew",
-                "--virtual-time");
+                "--virtual-time", "--from", "--at");
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             String name = arg.contains("=") && arg.startsWith("--") ? arg.substring(0, arg.indexOf('=')) : arg;
@@ -341,7 +368,7 @@ public final class ExploreCommand implements Callable<Integer> {
             }
             found = LivenessSearch.writeEvidence(found, settings, this.out, options.classLoader(), reproduce,
                     (violating, live) -> "./deja view " + DeployCommand.quoted(violating.toString()) + " --compare "
-                            + DeployCommand.quoted(live.toString()));
+                            + DeployCommand.quoted(live.toString()), options.start());
             out.add(liveness.withCritical(found));
         }
         return report.withLiveness(out);
