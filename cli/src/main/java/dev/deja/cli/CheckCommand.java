@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -168,7 +169,20 @@ public final class CheckCommand implements Callable<Integer> {
                 .withPredicateTimeout(predicateTimeout)
                 .withReuseHistory(!fresh)
                 .withClassLoader(UserClasspath.loader(classpath))
-                .withProgress(position -> progress.stepTo(position + 1));
+                .withProgress(position -> progress.stepTo(position + 1))
+                .withListener(new Checker.Listener() {
+                    @Override
+                    public void notice(String line) {
+                        err.println("deja check: " + line);
+                        err.flush();
+                    }
+
+                    @Override
+                    public void evaluated(Map<String, Long> counts, Set<String> reused) {
+                        reusedPredicates = reused.size();
+                    }
+                });
+        reusedPredicates = 0;
         long startNanos = System.nanoTime();
         try {
             // Before checking: state replayed with other code than the recorded one is not the recorded state.
@@ -208,11 +222,16 @@ public final class CheckCommand implements Callable<Integer> {
         String engine = engineSaid ? "" : Checker.pythonJit() ? "; Python predicates compiled by the Graal JIT"
                 : "; Python predicates interpreted (no Graal JIT in this JVM)";
         engineSaid = true;
-        err.printf(Locale.ROOT, "deja check: %s in %.2f s%s%n", report.fromHistory()
-                ? "evaluated from the stored state history (tables unchanged, no replay)" : "replayed the trace",
+        String reuse = reusedPredicates == 0 ? "" : String.format(Locale.ROOT, ", reusing %d of %d predicates' results",
+                reusedPredicates, report.reads().size());
+        err.printf(Locale.ROOT, "deja check: %s%s in %.2f s%s%n", report.fromHistory()
+                ? "evaluated from the stored state history (tables unchanged, no replay)" : "replayed the trace", reuse,
                 (System.nanoTime() - startNanos) / 1e9, engine);
         return report.counted() > 0 ? ExitCodes.FINDINGS : ExitCodes.OK;
     }
+
+    /** How many predicates' results the latest check reused from the stored history. */
+    private int reusedPredicates;
 
     /** Whether this run said whether the Python JIT is on. */
     private boolean engineSaid;

@@ -71,6 +71,27 @@ public final class LivenessSearch {
         return new LivenessSearch(new CriticalSearch(origin, target, explore, walks, options));
     }
 
+    /**
+     * The search for the critical transition of {@code liveness}'s shortest suspected path in {@code report} (the
+     * path's schedule is its {@code EVENTUALLY_OPEN_AT_END} finding's), with {@code explore.walks()} walks per prefix;
+     * empty when there is no suspected path or no walks are asked for.
+     */
+    public static java.util.Optional<LivenessSearch> forSuspect(ExploreReport report, Liveness liveness,
+                                                                SimulationSettings settings, ExploreSettings explore,
+                                                                Explorer.Options options) {
+        if (explore.walks() < 1 || liveness.suspected() == 0 || liveness.nonLiveFrom() < 1) {
+            return java.util.Optional.empty();
+        }
+        return report.findings().stream()
+                .filter(f -> f.kind() == Finding.Kind.EVENTUALLY_OPEN_AT_END && f.predicate().equals(liveness.predicate()))
+                .findFirst()
+                .map(f -> prepare(WalkOrigin.ofSchedule(settings, f.schedule(), options.classLoader()),
+                        new Target(liveness.predicate(), liveness.nonLiveFrom(),
+                                // false from the first step on: the state before it was never evaluated, not live
+                                liveness.nonLiveFrom() > 1 ? liveness.nonLiveFrom() - 1 : -1), explore,
+                        explore.walks(), options));
+    }
+
     /** Runs the search; blocks until it ends. */
     public CriticalTransition run() {
         return search.run();

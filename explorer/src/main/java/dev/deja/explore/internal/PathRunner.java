@@ -38,7 +38,7 @@ final class PathRunner {
     /** What one path did. */
     record Result(long path, long steps, SimulationResult.Ending ending, boolean redundant, long statesVisited,
                   Optional<LiveMonitor.Hit> violation, List<LiveMonitor.Hit> errors, Map<String, Long> openAtEnd,
-                  Recorder recorder) {
+                  Map<String, Long> liveFrom, Recorder recorder) {
         /** The schedule that runs this path again up to the step of {@code hit}. */
         Schedule scheduleUpTo(LiveMonitor.Hit hit, Simulator.Exploration exploration) {
             return recorder.schedule(hit.answers(), exploration, hit.step() + 1, true);
@@ -84,7 +84,8 @@ final class PathRunner {
         }
         return new Result(path, observer.steps, ending, redundant, observer.visited, observer.violation,
                 monitor == null ? List.of() : monitor.errors(),
-                monitor == null || observer.violation.isPresent() ? Map.of() : monitor.openAtEnd(), recorder);
+                monitor == null || observer.violation.isPresent() ? Map.of() : monitor.openAtEnd(),
+                monitor == null || observer.violation.isPresent() ? Map.of() : monitor.liveFromAtEnd(), recorder);
     }
 
     private final class Observer implements StepObserver {

@@ -86,7 +86,7 @@ public final class ReplayEngine {
         long position = 0;
         long handlerCalls = 0;
         try (HappensBeforeMerge merge = new HappensBeforeMerge(traceName, streams)) {
-            if (options.onlyNode().isEmpty() && !options.partial()) {
+            if (options.onlyNodes().isEmpty() && !options.partial()) {
                 MissingNodes.refuseIfMissing(traceName, streams);
             }
             for (NodeStream stream : streams) {
