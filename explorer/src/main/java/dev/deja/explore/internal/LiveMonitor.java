@@ -36,6 +36,10 @@ final class LiveMonitor implements AutoCloseable {
     private final Set<String> errored = new LinkedHashSet<>();
     private final List<Hit> errors = new ArrayList<>();
     private long checked;
+    private String watched;
+    private long watchFrom;
+    private long liveAt = -1;
+    private final Map<String, Long> lastTurnedTrue = new LinkedHashMap<>();
 
     /**
      * A predicate that failed at a step.
@@ -72,6 +76,56 @@ final class LiveMonitor implements AutoCloseable {
         errored.clear();
         errors.clear();
         checked = 0;
+        watched = null;
+        liveAt = -1;
+        lastTurnedTrue.clear();
+    }
+
+    /**
+     * Adds the state of every node at the end of a prefix that was run without evaluation, as one step per node
+     * (in the order of {@code lastEntries}, each with its node's last entry as the event): what a walk from a prefix
+     * evaluates instead of every step of the prefix. Predicates that read history (a derived value's versions, the
+     * event) see it from here on. Flushes as batches fill; safety findings are ignored (see {@link #watch}).
+     */
+    void addSnapshot(Map<dev.deja.node.NodeId, Object> liveNodes, List<SimulatedStep> lastEntries) {
+        for (SimulatedStep last : lastEntries) {
+            Object node = liveNodes.get(last.node());
+            if (node == null) {
+                continue;
+            }
+            if (add(new SimulatedStep(last.step(), last.event(), true, last.entry(), node), 0)) {
+                flush();
+            }
+        }
+    }
+
+    /**
+     * Watches {@code predicate} on this run from step {@code fromStep} (0-based) on: {@link #liveAt} then gives the
+     * first step at or after it, among the steps evaluated so far, after which the predicate held.
+     */
+    void watch(String predicate, long fromStep) {
+        // While watching, an @always predicate turning false does not end the run: only the watched one matters.
+        watched = predicate;
+        watchFrom = fromStep;
+        liveAt = -1;
+    }
+
+    /** The first watched step after which the watched predicate held, or -1 (so far). */
+    long liveAt() {
+        return liveAt;
+    }
+
+    /** Notes that the watched predicate's value did not change over batch steps [from, to] (inclusive). */
+    private void unchanged(int from, int to) {
+        if (watched == null || liveAt >= 0 || from > to || openSpans.containsKey(watched)) {
+            return;
+        }
+        for (int i = from; i <= to; i++) {
+            if (batchSteps[i] >= watchFrom) {
+                liveAt = batchSteps[i];
+                return;
+            }
+        }
     }
 
     /** Adds a recorded node's step; true when the batch is full and should be flushed. */
@@ -92,18 +146,26 @@ final class LiveMonitor implements AutoCloseable {
             while (from < batch.size()) {
                 LiveEvaluation.Outcome outcome = evaluator.evaluate(batch, from);
                 if (outcome.index() >= batch.size()) {
+                    unchanged(from, batch.size() - 1);
                     return Optional.empty();
                 }
                 int at = outcome.index();
+                unchanged(from, at - 1);
                 for (LiveEvaluation.Finding finding : outcome.findings()) {
                     switch (finding.status()) {
                         case TURNED_FALSE -> {
                             if (finding.kind() == Violation.Kind.ALWAYS) {
+                                if (watched != null) {
+                                    continue;
+                                }
                                 return Optional.of(hit(finding, Violation.Status.VIOLATED, at, ""));
                             }
                             openSpans.put(finding.predicate(), batchSteps[at]);
                         }
-                        case TURNED_TRUE -> openSpans.remove(finding.predicate());
+                        case TURNED_TRUE -> {
+                            openSpans.remove(finding.predicate());
+                            lastTurnedTrue.put(finding.predicate(), batchSteps[at] + 1);
+                        }
                         case ERROR, TIMEOUT -> {
                             if (errored.add(finding.predicate())) {
                                 errors.add(hit(finding, finding.status() == LiveEvaluation.Status.ERROR
@@ -112,6 +174,7 @@ final class LiveMonitor implements AutoCloseable {
                         }
                     }
                 }
+                unchanged(at, at);
                 from = at + 1;
             }
             return Optional.empty();
@@ -129,6 +192,20 @@ final class LiveMonitor implements AutoCloseable {
     /** The eventually predicates still false at the end of the path, with the step each turned false at. */
     Map<String, Long> openAtEnd() {
         return Map.copyOf(openSpans);
+    }
+
+    /**
+     * The eventually predicates that held at the end of the path, each with the depth (in steps) from which it held to
+     * the end: 0 when it was never false, else one more than the 0-based step at which its last false span closed.
+     */
+    Map<String, Long> liveFromAtEnd() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (String predicate : evaluator.predicates()) {
+            if (evaluator.kindOf(predicate) == Violation.Kind.EVENTUALLY && !openSpans.containsKey(predicate)) {
+                out.put(predicate, lastTurnedTrue.getOrDefault(predicate, 0L));
+            }
+        }
+        return out;
     }
 
     /** The predicates that raised or timed out on this path (the first time each did). */

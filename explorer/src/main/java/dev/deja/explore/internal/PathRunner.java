@@ -8,6 +8,7 @@ import dev.deja.sim.SimulatedStep;
 import dev.deja.sim.SimulationResult;
 import dev.deja.sim.SimulationSettings;
 import dev.deja.sim.Simulator;
+import dev.deja.sim.TraceStart;
 import dev.deja.sim.StepObserver;
 import java.util.List;
 import java.util.Map;
@@ -32,11 +33,12 @@ final class PathRunner {
     private final StateHasher hasher;
     private final Set<Long> distinct;
     private final BooleanSupplier interrupted;
+    private Optional<TraceStart> start = Optional.empty();
 
     /** What one path did. */
     record Result(long path, long steps, SimulationResult.Ending ending, boolean redundant, long statesVisited,
                   Optional<LiveMonitor.Hit> violation, List<LiveMonitor.Hit> errors, Map<String, Long> openAtEnd,
-                  Recorder recorder) {
+                  Map<String, Long> liveFrom, Recorder recorder) {
         /** The schedule that runs this path again up to the step of {@code hit}. */
         Schedule scheduleUpTo(LiveMonitor.Hit hit, Simulator.Exploration exploration) {
             return recorder.schedule(hit.answers(), exploration, hit.step() + 1, true);
@@ -55,6 +57,12 @@ final class PathRunner {
         this.interrupted = interrupted;
     }
 
+    /** Starts every path from the recorded state {@code value} rebuilds, when present. */
+    PathRunner startingFrom(Optional<TraceStart> value) {
+        start = value;
+        return this;
+    }
+
     Result run(long path, PathSource source) {
         Recorder recorder = new Recorder(source);
         if (monitor != null) {
@@ -64,8 +72,9 @@ final class PathRunner {
         SimulationResult.Ending ending;
         boolean redundant = false;
         try {
-            ending = Simulator.runInMemory(settings, Simulator.Options.of(settings).withChoices(recorder)
-                    .withClassLoader(loader).withExploration(exploration).withObserver(observer)).ending();
+            Simulator.Options options = Simulator.Options.of(settings).withChoices(recorder)
+                    .withClassLoader(loader).withExploration(exploration).withObserver(observer);
+            ending = Simulator.runInMemory(settings, start.map(options::withStart).orElse(options)).ending();
         } catch (TreeSearch.Redundant e) {
             ending = SimulationResult.Ending.STOPPED;
             redundant = true;
@@ -75,7 +84,8 @@ final class PathRunner {
         }
         return new Result(path, observer.steps, ending, redundant, observer.visited, observer.violation,
                 monitor == null ? List.of() : monitor.errors(),
-                monitor == null || observer.violation.isPresent() ? Map.of() : monitor.openAtEnd(), recorder);
+                monitor == null || observer.violation.isPresent() ? Map.of() : monitor.openAtEnd(),
+                monitor == null || observer.violation.isPresent() ? Map.of() : monitor.liveFromAtEnd(), recorder);
     }
 
     private final class Observer implements StepObserver {
@@ -88,6 +98,17 @@ final class PathRunner {
         Observer(PathSource source, Recorder recorder) {
             this.source = source;
             this.recorder = recorder;
+        }
+
+        /** A handler call replayed to rebuild a recorded state: only the predicates see it. */
+        @Override
+        public boolean replayedStep(SimulatedStep step, View view) {
+            steps = step.step() + 1;
+            if (monitor != null && monitor.add(step, 0)) {
+                violation = monitor.flush();
+                return violation.isEmpty();
+            }
+            return true;
         }
 
         @Override
