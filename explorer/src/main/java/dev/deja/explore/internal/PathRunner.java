@@ -32,6 +32,7 @@ final class PathRunner {
     private final StateHasher hasher;
     private final Set<Long> distinct;
     private final BooleanSupplier interrupted;
+    private final Simulator.Detail detail;
 
     /** What one path did. */
     record Result(long path, long steps, SimulationResult.Ending ending, boolean redundant, long statesVisited,
@@ -53,6 +54,8 @@ final class PathRunner {
         this.hasher = hash ? new StateHasher(explore.hashExcludes()) : null;
         this.distinct = distinct;
         this.interrupted = interrupted;
+        // Predicates read the entries and the state hash reads message contents; without either, build neither.
+        this.detail = monitor == null && !hash ? Simulator.Detail.STEPS_ONLY : Simulator.Detail.ENTRIES;
     }
 
     Result run(long path, PathSource source) {
@@ -65,7 +68,8 @@ final class PathRunner {
         boolean redundant = false;
         try {
             ending = Simulator.runInMemory(settings, Simulator.Options.of(settings).withChoices(recorder)
-                    .withClassLoader(loader).withExploration(exploration).withObserver(observer)).ending();
+                    .withClassLoader(loader).withExploration(exploration).withObserver(observer)
+                    .withDetail(detail)).ending();
         } catch (TreeSearch.Redundant e) {
             ending = SimulationResult.Ending.STOPPED;
             redundant = true;

@@ -32,8 +32,14 @@ final class SimulatedPlatform implements Platform {
     private final Map<String, String> args;
     final boolean recorded;
     private final List<NodeId> peers;
-    private final Map<String, byte[]> current = new HashMap<>();
+    /** What survives a crash: the storage as of the last sync. */
     private final Map<String, byte[]> durable = new HashMap<>();
+    /**
+     * Writes since the last sync, over {@link #durable} ({@link #DELETED} for a deletion): a sync applies only them,
+     * rather than copying the whole storage, and a crash drops them.
+     */
+    private final Map<String, byte[]> unsynced = new HashMap<>();
+    private static final byte[] DELETED = new byte[0];
     final Set<Long> liveTimers = new HashSet<>();
     private final EntrySink sink = new EntrySink();
     long skewMillis;
@@ -78,22 +84,31 @@ final class SimulatedPlatform implements Platform {
             crashed = false;
         }
         runner = new NodeRunner(instance, new NodeRunner.Setup(id, peers, args, incarnation, initialLamport,
-                firstSeq, crashedIncarnation), this, engine.codec, recorded ? sink : null);
+                firstSeq, crashedIncarnation), this, engine.codec, recorded && engine.buildsEntries ? sink : null);
         up = true;
         runner.start();
     }
 
     /** The entry that began the last handler call (its receive, timer, start or crash), or null for the driver. */
     TraceEvent lastHandlerEntry() {
-        return recorded ? sink.first : null;
+        return recorded && engine.buildsEntries ? sink.first : null;
+    }
+
+    /** How many entries this node recorded (or would have), in all its incarnations so far. */
+    long entriesRecorded() {
+        return runner != null ? runner.nextSeq() : nextSeq;
     }
 
     void crash() {
+        if (!engine.buildsEntries) {
+            // No sink kept these: the runner has them.
+            nextSeq = runner.nextSeq();
+            lastLamport = runner.lamport();
+        }
         up = false;
         crashed = true;
         liveTimers.clear();
-        current.clear();
-        current.putAll(durable); // writes not yet synced are lost
+        unsynced.clear(); // writes not yet synced are lost
         if (writer != null) {
             writer.abandon();
             writer = null;
@@ -121,27 +136,51 @@ final class SimulatedPlatform implements Platform {
 
     @Override
     public Optional<byte[]> storageRead(String key) {
-        byte[] value = current.get(key);
-        return value == null ? Optional.empty() : Optional.of(value.clone());
+        byte[] value = unsynced.get(key);
+        if (value == null) {
+            value = durable.get(key);
+        }
+        return value == null || value == DELETED ? Optional.empty() : Optional.of(value.clone());
     }
 
     @Override
     public void storageWrite(String key, byte[] value) {
         if (value == null) {
-            current.remove(key);
+            unsynced.put(key, DELETED);
         } else {
-            current.put(key, value.clone());
+            unsynced.put(key, value.clone());
         }
     }
 
     @Override
     public void storageSync() {
-        durable.clear();
-        durable.putAll(current);
+        for (Map.Entry<String, byte[]> write : unsynced.entrySet()) {
+            if (write.getValue() == DELETED) {
+                durable.remove(write.getKey());
+            } else {
+                durable.put(write.getKey(), write.getValue());
+            }
+        }
+        unsynced.clear();
+    }
+
+    @Override
+    public boolean takesSharedMessages() {
+        return !engine.buildsEntries;
     }
 
     @Override
     public void transmit(NodeId to, long senderLamport, long messageId, Payload message) {
+        send(to, senderLamport, messageId, message, null);
+    }
+
+    @Override
+    public void transmitShared(NodeId to, long senderLamport, long messageId, Object message) {
+        send(to, senderLamport, messageId, null, message);
+    }
+
+    /** One of {@code encoded} and {@code shared} is null. */
+    private void send(NodeId to, long senderLamport, long messageId, Payload encoded, Object shared) {
         if (engine.partitioned(id, to)
                 || engine.choices.chance(new ChoicePoint.Drop(id, to), engine.settings.dropProbability())) {
             engine.dropped++;
@@ -157,14 +196,15 @@ final class SimulatedPlatform implements Platform {
             delivery.senderLamport = senderLamport;
             delivery.id = messageId;
             delivery.copy = copy;
-            delivery.message = message;
+            delivery.message = encoded;
+            delivery.shared = shared;
             engine.schedule(delivery);
         }
     }
 
     @Override
     public boolean knows(NodeId node) {
-        return engine.nodes.containsKey(node);
+        return engine.byId.containsKey(node);
     }
 
     @Override

@@ -25,6 +25,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,8 +51,23 @@ public final class SimulationEngine {
     final ChoiceSource choices;
     final Simulator.Exploration exploration;
     final MessageCodec codec;
+    /** Whether recorded nodes build their entries: always with a trace, and in memory unless asked not to. */
+    final boolean buildsEntries;
     final InstantSource virtualClock = () -> Instant.ofEpochMilli(this.nowMillis);
     final Map<NodeId, SimulatedPlatform> nodes = new TreeMap<>();
+    /** The same nodes for lookups at every step: a hash lookup rather than a string comparison per tree level. */
+    final Map<NodeId, SimulatedPlatform> byId = new HashMap<>();
+    /** The workload driver's platform, or null. */
+    private SimulatedPlatform driver;
+    /** Simple names of message and tag classes, computed once per class rather than at every event. */
+    private static final ClassValue<String> SIMPLE_NAMES = new ClassValue<>() {
+        @Override
+        protected String computeValue(Class<?> type) {
+            return Pending.simpleName(type.getName());
+        }
+    };
+    private static final java.util.concurrent.ConcurrentHashMap<String, String> SIMPLE_TYPES =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private final List<NodeId> clusterIds;
     private final PriorityQueue<Pending> queue = new PriorityQueue<>();
     final List<TraceSummary.LauncherEvent> launcherEvents = new ArrayList<>();
@@ -76,7 +92,8 @@ public final class SimulationEngine {
         this.choices = options.choices();
         this.exploration = options.exploration();
         this.observer = options.observer();
-        this.codec = new MessageCodec(options.classLoader());
+        this.codec = MessageCodec.shared(options.classLoader());
+        this.buildsEntries = traceDirectory != null || options.detail() == Simulator.Detail.ENTRIES;
         this.clusterIds = settings.nodes().keySet().stream().sorted().toList();
     }
 
@@ -93,6 +110,8 @@ public final class SimulationEngine {
         }
         settings.driver().ifPresent(d -> nodes.put(d.id(), new SimulatedPlatform(this, d.id(), d.className(), Map.of(),
                 false, clusterIds)));
+        byId.putAll(nodes);
+        driver = settings.driver().map(d -> nodes.get(d.id())).orElse(null);
         for (SimulatedPlatform node : nodes.values()) {
             node.skewMillis = settings.clockSkewMillis() == 0 ? 0
                     : choices.between(new ChoicePoint.ClockSkew(node.id), -settings.clockSkewMillis(), settings.clockSkewMillis());
@@ -109,6 +128,9 @@ public final class SimulationEngine {
         SimulationResult.Ending ending = loop();
         for (SimulatedPlatform node : nodes.values()) {
             node.finish();
+            if (!buildsEntries && node.recorded) {
+                entries += node.entriesRecorded();
+            }
         }
         if (traceDirectory != null) {
             launcherEvents.sort((a, b) -> Long.compare(a.atMillis(), b.atMillis()));
@@ -165,7 +187,7 @@ public final class SimulationEngine {
             }
             // A later event run first makes the earlier ones late: time never goes back.
             nowMillis = Math.max(nowMillis, next.dueMillis);
-            SimulatedPlatform node = nodes.get(next.node);
+            SimulatedPlatform node = byId.get(next.node);
             long step = steps;
             causeStep = step;
             if (execute(next, node)) {
@@ -193,7 +215,11 @@ public final class SimulationEngine {
                     dropped++;
                     return false;
                 }
-                node.runner.deliver(next.from, next.senderLamport, next.id, next.message);
+                if (next.shared != null) {
+                    node.runner.deliverShared(next.from, next.senderLamport, next.id, next.shared);
+                } else {
+                    node.runner.deliver(next.from, next.senderLamport, next.id, next.message);
+                }
                 return true;
             }
             case TIMER -> {
@@ -248,8 +274,7 @@ public final class SimulationEngine {
     }
 
     private boolean driverFinished() {
-        return settings.driver().map(d -> nodes.get(d.id()).instance instanceof WorkloadDriver driver && driver.finished())
-                .orElse(false);
+        return driver != null && driver.instance instanceof WorkloadDriver workload && workload.finished();
     }
 
     void schedule(Pending pending) {
@@ -313,8 +338,12 @@ public final class SimulationEngine {
         long id;
         int copy;
         Payload message;
+        /** A message handed over as it is (see {@link Simulator.Detail#STEPS_ONLY}), instead of {@link #message}. */
+        Object shared;
         int incarnation;
         String tagType = "";
+        /** What {@link #describe()} returns, built once: the queue's events are described at every choice. */
+        private ChoicePoint.Enabled described;
 
         Pending(Kind kind, long dueMillis, long order, NodeId node, long causeStep) {
             this.kind = kind;
@@ -325,15 +354,26 @@ public final class SimulationEngine {
         }
 
         ChoicePoint.Enabled describe() {
+            if (described != null) {
+                return described;
+            }
             ChoicePoint.EventKind eventKind = switch (kind) {
                 case DELIVERY -> ChoicePoint.EventKind.DELIVERY;
                 case TIMER -> ChoicePoint.EventKind.TIMER;
                 case RESTART -> ChoicePoint.EventKind.RESTART;
             };
-            String type = message != null ? message.simpleType() : tagType;
-            return new ChoicePoint.Enabled(eventKind, node, from, kind == Kind.TIMER ? ((long) incarnation << 40) | id : id,
-                    copy, type, dueMillis - EPOCH_MILLIS, causeStep,
-                    message != null ? java.util.Arrays.hashCode(message.bytes()) : 0);
+            String type = message != null ? SIMPLE_TYPES.computeIfAbsent(message.type(), Pending::simpleName)
+                    : shared != null ? SIMPLE_NAMES.get(shared.getClass()) : tagType;
+            described = new ChoicePoint.Enabled(eventKind, node, from,
+                    kind == Kind.TIMER ? ((long) incarnation << 40) | id : id, copy, type, dueMillis - EPOCH_MILLIS,
+                    causeStep, message != null ? java.util.Arrays.hashCode(message.bytes()) : 0);
+            return described;
+        }
+
+        /** As {@link Payload#simpleType()} does it. */
+        static String simpleName(String type) {
+            int dot = Math.max(type.lastIndexOf('.'), type.lastIndexOf('$'));
+            return type.substring(dot + 1);
         }
 
         @Override
