@@ -1,5 +1,6 @@
 package dev.deja.cli;
 
+import dev.deja.node.NodeId;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -51,6 +52,22 @@ public final class Converters {
                 throw new TypeConversionException("'" + value + "' is not a count (a whole number from 1)");
             }
             return (int) count;
+        }
+    }
+
+    /**
+     * A node id as the trace names it ({@code n1}); whether the trace has that node is for the command to say,
+     * naming the trace and its nodes. Use with a {@code List<NodeId>} option to make {@code --node} repeatable.
+     */
+    public static final class Node implements CommandLine.ITypeConverter<NodeId> {
+        @Override
+        public NodeId convert(String value) {
+            try {
+                return new NodeId(value.strip());
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException("'" + value + "' is not a node id (1-64 letters, digits, '-', '_' "
+                        + "or '.', not starting with '.', e.g. n1)");
+            }
         }
     }
 

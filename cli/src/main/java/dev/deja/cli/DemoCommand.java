@@ -87,7 +87,7 @@ public final class DemoCommand implements Callable<Integer> {
                 deployment.startTimeout(startTimeout);
             }
             try {
-                deployment.run();
+                DeploymentProgress.run(deployment, plan.duration(), plan.cluster().nodes().size());
             } catch (IOException | RuntimeException e) {
                 // Whatever stopped the deployment (nodes too slow to start on a loaded machine, a port taken, a
                 // node that crashed), the simulator shows the same bug without processes or ports.

@@ -156,8 +156,9 @@ public final class DeployCommand implements Callable<Integer> {
         try {
             // The workload client runs in this process: its class may come from --classpath.
             Thread.currentThread().setContextClassLoader(UserClasspath.loader(classpath));
-            result = new Deployment(plan, text).startTimeout(startTimeout != null ? startTimeout
-                : Deployment.startTimeoutFor(plan.cluster().nodes().size())).run();
+            Deployment deployment = new Deployment(plan, text).startTimeout(startTimeout != null ? startTimeout
+                : Deployment.startTimeoutFor(plan.cluster().nodes().size()));
+            result = DeploymentProgress.run(deployment, duration, plan.cluster().nodes().size());
         } finally {
             Thread.currentThread().setContextClassLoader(previous);
         }

@@ -32,8 +32,8 @@ public final class DumpCommand implements Callable<Integer> {
     @Parameters(paramLabel = "TRACE", description = "The trace directory.")
     Path trace;
 
-    @Option(names = "--node", paramLabel = "ID", description = "Only this node (repeatable).")
-    List<String> nodes = new ArrayList<>();
+    @Option(names = "--node", paramLabel = "ID", converter = Converters.Node.class, description = "Only this node (repeatable).")
+    List<NodeId> nodes = new ArrayList<>();
 
     /** JSON Lines: one object per event. */
     @CommandLine.Mixin
@@ -43,7 +43,7 @@ public final class DumpCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         Trace opened = Trace.open(trace);
         List<NodeLog> logs = nodes.isEmpty() ? opened.nodes()
-                : nodes.stream().distinct().map(id -> opened.node(new NodeId(id))).toList();
+                : nodes.stream().distinct().map(opened::node).toList();
         MessageCodec codec = MessageCodec.defaultCodec();
         PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
         JsonOutput.Lines lines = json.openLines();

@@ -99,7 +99,7 @@ public final class ExploreCommand implements Callable<Integer> {
             description = "dfs: the first depth bound of iterative deepening, in branching choices (default: ${DEFAULT-VALUE}).")
     int searchDepth;
 
-    @Option(names = "--workers", paramLabel = "N", description = "Threads exploring at once (default: every core; dfs and dpor use one).")
+    @Option(names = "--workers", paramLabel = "N", description = "Threads exploring at once (default: every core; dfs and dpor split their tree into work units).")
     Integer workers;
 
     @Option(names = "--max-drops", paramLabel = "N", description = "Most messages one path loses (default: unlimited for "

@@ -31,9 +31,12 @@ public final class ExportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        TraceModel model = TraceModel.open(trace);
-        long written = ShiVizExport.write(model, allEntries ? ShiVizExport.Entries.ALL
-                : ShiVizExport.Entries.MESSAGES_AND_HANDLERS, shiviz);
+        TraceModel model = ViewCommand.load(trace, "export");
+        long written;
+        try (Progress progress = Progress.start("export", model.size(), "events")) {
+            written = ShiVizExport.write(model, allEntries ? ShiVizExport.Entries.ALL
+                    : ShiVizExport.Entries.MESSAGES_AND_HANDLERS, shiviz, progress::stepTo);
+        }
         System.out.printf(Locale.ROOT, "deja export: wrote %d events of %d nodes with vector clocks to %s%n", written,
                 model.nodes().size(), shiviz);
         return 0;

@@ -31,6 +31,8 @@ public final class Progress implements AutoCloseable {
     static final Duration QUIET_START = Duration.ofSeconds(2);
     /** Plain lines come this often. */
     static final Duration PLAIN_INTERVAL = Duration.ofSeconds(10);
+    /** The unit of a step measured in time (a deployment's duration): no throughput is shown. */
+    public static final String SECONDS = "s";
     /** The total when it is not known: the bar shows the count and throughput only. */
     public static final long UNKNOWN_TOTAL = -1;
 
@@ -72,8 +74,11 @@ public final class Progress implements AutoCloseable {
             intervalMillis = 1_000;
         }
         ProgressBarBuilder builder = new ProgressBarBuilder().setTaskName(task).setInitialMax(total)
-                .setStyle(ProgressBarStyle.ASCII).setUnit(" " + unit, 1).showSpeed().setUpdateIntervalMillis(intervalMillis)
+                .setStyle(ProgressBarStyle.ASCII).setUnit(" " + unit, 1).setUpdateIntervalMillis(intervalMillis)
                 .setConsumer(consumer);
+        if (!unit.equals(SECONDS)) {
+            builder.showSpeed(); // seconds per second says nothing
+        }
         if (mode == Mode.BAR) {
             builder.continuousUpdate();
         }
@@ -159,7 +164,10 @@ public final class Progress implements AutoCloseable {
             }
             if (seconds > 0) {
                 double rate = current / seconds;
-                line.append(String.format(Locale.ROOT, ", %,.0f %s/s, %s elapsed", rate, unit, duration(seconds)));
+                if (!unit.equals(SECONDS)) {
+                    line.append(String.format(Locale.ROOT, ", %,.0f %s/s", rate, unit));
+                }
+                line.append(", ").append(duration(seconds)).append(" elapsed");
                 // Before 1% the rate still includes the set-up before the first step (GraalPy's start, say), so an
                 // estimate would be hours off; say nothing rather than that.
                 if (!state.isIndefinite() && max > current && rate > 0 && current * 100 >= max) {

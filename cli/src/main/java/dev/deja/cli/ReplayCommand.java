@@ -12,6 +12,7 @@ import dev.deja.trace.NodeLog;
 import dev.deja.trace.Trace;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -28,7 +29,7 @@ import picocli.CommandLine.Parameters;
                 + "from its recorded inputs and what it does is compared with the recording.",
                 "Prints each divergence (node, incarnation, seq, expected, actual, the node's last events), then one "
                         + "summary line. Exit code 1 if any node diverged."},
-        footer = {"", "Examples:", "  ./deja replay traces/paxos", "  ./deja replay traces/paxos --node n2 --to 499",
+        footer = {"", "Examples:", "  ./deja replay traces/paxos", "  ./deja replay traces/paxos --node n2 --node n3 --to 499",
                 "  ./deja replay traces/paxos --json replay.json",
                 "  ./deja replay traces/mine --classpath 'build/libs/*'"})
 public final class ReplayCommand implements Callable<Integer> {
@@ -46,8 +47,9 @@ public final class ReplayCommand implements Callable<Integer> {
     @CommandLine.Mixin
     JsonOutput json;
 
-    @Option(names = "--node", paramLabel = "ID", description = "Replay only this node (its own log holds its messages).")
-    String node;
+    @Option(names = "--node", paramLabel = "ID", converter = Converters.Node.class,
+            description = "Replay only this node (repeatable): each node's own log holds the messages it received.")
+    List<NodeId> nodes = new ArrayList<>();
 
     @Option(names = "--keep-going", description = "Report every diverging node instead of stopping at the first "
             + "divergence (a diverged node is not replayed further).")
@@ -74,15 +76,13 @@ public final class ReplayCommand implements Callable<Integer> {
         } else if (until != null) {
             options = options.withUntilPosition(until);
         }
-        if (node != null) {
-            options = options.withOnlyNode(new NodeId(node));
-        }
+        options = options.withOnlyNodes(nodes);
         Trace opened = Trace.open(trace);
         // Before replaying: a replay of other code than the recorded one diverges, or runs what was not recorded.
         for (String difference : CodeFingerprint.differences(opened, options.classLoader())) {
             spec.commandLine().getErr().println("deja replay: warning: " + difference + "; the replay may diverge");
         }
-        List<NodeLog> logs = node == null ? opened.nodes() : List.of(opened.node(new NodeId(node)));
+        List<NodeLog> logs = nodes.isEmpty() ? opened.nodes() : nodes.stream().distinct().map(opened::node).toList();
         long total = Math.min(logs.stream().mapToLong(NodeLog::entryCount).sum(), options.untilPosition());
         ReplayResult result;
         try (Progress progress = Progress.start("replay", total, "events")) {

@@ -4,6 +4,8 @@ import dev.deja.check.Violation;
 import dev.deja.check.store.CheckDatabaseException;
 import dev.deja.check.store.H2StateHistory;
 import dev.deja.node.NodeId;
+import dev.deja.trace.NodeLog;
+import dev.deja.trace.Trace;
 import dev.deja.view.DisplayUnavailableException;
 import dev.deja.view.EventFilter;
 import dev.deja.view.PictureSettings;
@@ -77,8 +79,9 @@ public final class ViewCommand implements Callable<Integer> {
     @Option(names = "--cone", description = "In the picture, dim everything outside the happens-before cone of --at.")
     boolean cone;
 
-    @Option(names = "--node", paramLabel = "ID", description = "Show only these nodes' lanes (repeatable).")
-    List<String> nodes = new ArrayList<>();
+    @Option(names = "--node", paramLabel = "ID", converter = Converters.Node.class,
+            description = "Show only these nodes' lanes (repeatable).")
+    List<NodeId> nodes = new ArrayList<>();
 
     @Option(names = "--type", paramLabel = "NAME", description = "Show only sends and receives of these message types (repeatable).")
     List<String> types = new ArrayList<>();
@@ -115,7 +118,7 @@ public final class ViewCommand implements Callable<Integer> {
             }
         }
         long start = System.nanoTime();
-        TraceModel model = TraceModel.open(trace);
+        TraceModel model = load(trace, "view");
         err.printf(Locale.ROOT, "deja view: read %d entries of %d nodes (%d messages) in %.1f s%n", model.size(),
                 model.nodes().size(), model.arcCount(), (System.nanoTime() - start) / 1e9);
         if (model.size() == 0) {
@@ -183,6 +186,16 @@ public final class ViewCommand implements Callable<Integer> {
         }
     }
 
+    /** Reads {@code trace} for {@code command}, with progress: the events read of the node logs' total. */
+    static TraceModel load(Path trace, String command) {
+        Trace opened = Trace.open(trace);
+        try (Progress progress = Progress.start(command, opened.nodes().stream().mapToLong(NodeLog::entryCount).sum(),
+                "events")) {
+            progress.note("reading the trace");
+            return TraceModel.open(opened, progress::stepTo);
+        }
+    }
+
     private static void requirePosition(String option, int position, TraceModel model) {
         if (position < 0 || position >= model.size()) {
             throw new IllegalArgumentException(option + " " + position + " is outside the trace " + model.name()
@@ -192,10 +205,9 @@ public final class ViewCommand implements Callable<Integer> {
 
     private EventFilter filter(TraceModel model) {
         EventFilter.Builder filter = EventFilter.builder();
-        for (String node : nodes) {
-            NodeId id = new NodeId(node);
+        for (NodeId id : nodes) {
             if (model.lane(id) < 0) {
-                throw new IllegalArgumentException("--node " + node + ": the trace has no node " + node + " (nodes: "
+                throw new IllegalArgumentException("--node " + id + ": the trace has no node " + id + " (nodes: "
                         + String.join(", ", model.nodes().stream().map(NodeId::value).toList()) + ")");
             }
             filter.node(id);

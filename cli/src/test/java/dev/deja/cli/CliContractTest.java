@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
 
 /**
@@ -22,7 +23,7 @@ import picocli.CommandLine.Model.PositionalParamSpec;
  * subcommands are taken from the {@code CommandLine} at run time, so a command added later is covered without
  * touching this test; one whose inputs cannot be derived from its positional parameters needs a row in
  * {@link #BAD_INPUT}. Finding → 1 needs a real run, so it is in the commands' own ITs: CheckCommandIT
- * (a violation), CheckHistoryCommandIT and DemoCommandIT; no IT yet makes replay diverge from the command line.
+ * (a violation), CheckHistoryCommandIT, DemoCommandIT and ReplayCommandIT (changed code diverges).
  */
 class CliContractTest {
     /** The placeholder for a path that does not exist. */
@@ -83,21 +84,42 @@ class CliContractTest {
         if (NO_INPUT.contains(command)) {
             return;
         }
-        List<String> args = new ArrayList<>();
-        args.add(command);
-        Files.writeString(scratch.resolve("existing.py"), "# nothing\n");
-        for (String arg : badInput(command)) {
-            args.add(arg.replace(MISSING, scratch.resolve("no-such-trace").toString())
-                    .replace(SCRATCH, scratch.resolve("out").toString())
-                    .replace(EXISTING, scratch.resolve("existing.py").toString())
-                    .replace(NON_EMPTY, scratch.toString()));
-        }
+        List<String> args = withBadInput(command);
 
         CliRun.Output output = CliRun.run(args.toArray(String[]::new));
 
         assertThat(output.status()).as(String.join(" ", args) + "\n" + output.err()).isEqualTo(ExitCodes.USAGE);
         assertThat(output.err().strip()).as(String.join(" ", args)).startsWith("deja " + command + ": ")
                 .doesNotContain("\n").doesNotContain("Exception");
+    }
+
+    /** The commands whose {@code --node} filters what they read ({@code node}'s picks the one node it runs). */
+    static Stream<String> nodeFilteringCommands() {
+        return subcommands().filter(command -> !command.equals("node")
+                && DejaCli.commandLine().getSubcommands().get(command).getCommandSpec().findOption("--node") != null);
+    }
+
+    @Test
+    void nodeFilteringCommands_includeEveryCommandThatReadsSomeNodes() {
+        assertThat(nodeFilteringCommands()).contains("dump", "replay", "view");
+    }
+
+    @ParameterizedTest
+    @MethodSource("nodeFilteringCommands")
+    void nodeOption_isRepeatable_andABadIdGetsTheOneMessage(String command) throws Exception {
+        OptionSpec node = DejaCli.commandLine().getSubcommands().get(command).getCommandSpec().findOption("--node");
+        assertThat(node.isMultiValue()).as("%s --node is repeatable", command).isTrue();
+        List<String> args = withBadInput(command);
+        args.addAll(List.of("--node", "n1", "--node", "not a/node"));
+
+        CliRun.Output output = CliRun.run(args.toArray(String[]::new));
+
+        assertThat(output.status()).as(String.join(" ", args) + "\n" + output.err()).isEqualTo(ExitCodes.USAGE);
+        // The message, then the usage errors' pointer to the help.
+        assertThat(output.err().lines().toList()).as(String.join(" ", args)).containsExactly(
+                "deja " + command + ": Invalid value for option '--node' (ID): 'not a/node' is not a node id (1-64 "
+                        + "letters, digits, '-', '_' or '.', not starting with '.', e.g. n1)",
+                "see './deja " + command + " --help'");
     }
 
     @Test
@@ -116,6 +138,20 @@ class CliContractTest {
         // The build filters version.properties; a build outside a git clone says so instead of a commit.
         assertThat(output.out()).matches("(?s)deja \\d+\\.\\d+\\.\\d+(-SNAPSHOT)? \\((commit [0-9a-f]{7,}"
                 + "( of \\d{4}-\\d{2}-\\d{2})?|commit unknown: built outside a git clone)\\)\\R.*");
+    }
+
+    /** {@code command} and the arguments naming a missing input, placeholders replaced by this test's files. */
+    private List<String> withBadInput(String command) throws Exception {
+        List<String> args = new ArrayList<>();
+        args.add(command);
+        Files.writeString(scratch.resolve("existing.py"), "# nothing\n");
+        for (String arg : badInput(command)) {
+            args.add(arg.replace(MISSING, scratch.resolve("no-such-trace").toString())
+                    .replace(SCRATCH, scratch.resolve("out").toString())
+                    .replace(EXISTING, scratch.resolve("existing.py").toString())
+                    .replace(NON_EMPTY, scratch.toString()));
+        }
+        return args;
     }
 
     /** The arguments that name a missing input for {@code command}: its row, or derived from its positionals. */

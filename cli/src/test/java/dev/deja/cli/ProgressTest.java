@@ -81,6 +81,19 @@ class ProgressTest {
         }
     }
 
+    @Test
+    void figures_inSeconds_sayTheTimeLeftWithoutARate() throws Exception {
+        // A deployment counts the seconds of its duration: "1 s/s" would say nothing.
+        var figures = new Progress.Figures(Progress.SECONDS);
+        try (var bar = new me.tongfei.progressbar.ProgressBarBuilder().setTaskName("deploy").setInitialMax(20)
+                .setRenderer(figures).setConsumer(new Progress.PlainLines(line -> { }, () -> 0)).build()) {
+            bar.stepTo(1).setExtraMessage("workload running");
+            Thread.sleep(1_100);
+            assertThat(figures.render(stateOf(bar), 200))
+                    .matches("deploy: 1 of 20 s \\(5%\\), [0-9]+ s elapsed, about [0-9]+ s left \\(workload running\\)");
+        }
+    }
+
     /** The library hands its state only to renderers; a throw-away renderer catches it. */
     private static me.tongfei.progressbar.ProgressState stateOf(me.tongfei.progressbar.ProgressBar bar) throws Exception {
         var field = me.tongfei.progressbar.ProgressBar.class.getDeclaredField("progress");

@@ -73,24 +73,30 @@ class ReplayCommandIT {
 
     @BeforeAll
     static void compileAndRecord() throws Exception {
-        Path sources = Files.createDirectories(work.resolve("src/com/example/user"));
-        Path classes = Files.createDirectories(work.resolve("classes"));
-        Files.writeString(sources.resolve("Ticker.java"), NODE_SOURCE);
+        jar = compile(NODE_SOURCE, "user-nodes");
+        trace = work.resolve("trace");
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, ReplayCommandIT.class.getClassLoader())) {
+            record(loader);
+        }
+    }
+
+    /** Compiles {@code source} (the class {@link #NODE_CLASS}) into {@code name/name.jar} of the work directory. */
+    private static Path compile(String source, String name) throws Exception {
+        Path sources = Files.createDirectories(work.resolve(name + "-src/com/example/user"));
+        Path classes = Files.createDirectories(work.resolve(name + "-classes"));
+        Files.writeString(sources.resolve("Ticker.java"), source);
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         int status = compiler.run(null, null, null, "-d", classes.toString(), "-cp", System.getProperty("java.class.path"),
                 sources.resolve("Ticker.java").toString());
         assertThat(status).as("compiling the user's node").isZero();
-        jar = work.resolve("user-nodes.jar");
-        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+        Path compiled = Files.createDirectories(work.resolve(name)).resolve(name + ".jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(compiled))) {
             String entry = NODE_CLASS.replace('.', '/') + ".class";
             out.putNextEntry(new JarEntry(entry));
             Files.copy(classes.resolve(entry), (OutputStream) out);
             out.closeEntry();
         }
-        trace = work.resolve("trace");
-        try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, ReplayCommandIT.class.getClassLoader())) {
-            record(loader);
-        }
+        return compiled;
     }
 
     /** Records one incarnation of the user's node: its start and {@link #TICKS} timer firings. */
@@ -135,7 +141,7 @@ class ReplayCommandIT {
 
     @Test
     void replay_withAJarDirectoryWildcard_findsTheJar() {
-        CliRun.Output output = CliRun.run("replay", trace.toString(), "--classpath", work + "/*");
+        CliRun.Output output = CliRun.run("replay", trace.toString(), "--classpath", jar.getParent() + "/*");
         assertThat(output.status()).isZero();
         assertThat(output.out()).contains("divergences: 0");
     }
@@ -145,6 +151,18 @@ class ReplayCommandIT {
         CliRun.Output output = CliRun.run("replay", trace.toString(), "--classpath", jar.toString(), "--until", "10");
         assertThat(output.status()).isZero();
         assertThat(output.out()).startsWith("replayed ").contains("(10 entries) of 1 nodes");
+    }
+
+    @Test
+    void replay_ofChangedCode_reportsTheDivergenceAndExitsOne() throws Exception {
+        // The user changed the handler: it draws a second random number where the recording read the clock.
+        Path changed = compile(NODE_SOURCE.replace("env.random().nextInt(100) + env.nowMillis() % 7",
+                "env.random().nextInt(100) + env.random().nextInt(7)"), "changed-nodes");
+        CliRun.Output output = CliRun.run("replay", trace.toString(), "--classpath", changed.toString());
+        assertThat(output.status()).as(output.err()).isEqualTo(ExitCodes.FINDINGS);
+        // start (seq 0), then the first timer: fired (1), random draw (2), the clock read expected at seq 3.
+        assertThat(output.out()).contains("divergence at node t1 (incarnation 1), seq 3").contains("expected:")
+                .contains("actual:").endsWith("divergences: 1" + System.lineSeparator());
     }
 
     @Test

@@ -42,6 +42,10 @@ class SimulateCommandIT {
 
         CliRun.Output replay = CliRun.run("replay", trace.toString());
         assertThat(replay.out()).contains("of 7 nodes").contains("divergences: 0");
+        // --node is repeatable: the replay reads those nodes' logs only.
+        CliRun.Output two = CliRun.run("replay", trace.toString(), "--node", "n2", "--node", "n5");
+        assertThat(two.status()).as(two.err()).isZero();
+        assertThat(two.out()).contains("of 2 nodes").contains("divergences: 0");
     }
 
     @Test

@@ -103,6 +103,10 @@ public final class Deployment {
     private Path workloadStartFile;
     private long startMillis;
     private long runStartNanos;
+    /** Written by the thread that runs the deployment, read by any (progress): see {@link #nodesListening()}. */
+    private volatile int listening;
+    /** Set once {@link #runStartNanos} is; read by any thread. */
+    private volatile boolean workloadStarted;
     private LiveNode driver;
     private Duration startTimeout;
 
@@ -176,10 +180,12 @@ public final class Deployment {
             long deadline = System.nanoTime() + startTimeout.toNanos();
             for (NodeId node : plan.cluster().nodes().keySet()) {
                 awaitListening(node, deadline);
+                listening++;
             }
             progress.println("deja: " + processes.size() + " nodes up on loopback"
                     + plan.traceDirectory().map(t -> ", recording to " + t).orElse(""));
             runStartNanos = System.nanoTime();
+            workloadStarted = true;
             // The origin of partition times, for every node process (they read it when they first need it).
             dev.deja.trace.internal.Json.writeAtomically(workloadStartFile, System.currentTimeMillis());
             if (plan.driver().isPresent()) {
@@ -193,6 +199,19 @@ public final class Deployment {
             stopProcesses();
             throw e;
         }
+    }
+
+    /**
+     * How many node processes listen so far while {@link #start()} waits for them; for progress reports, from any
+     * thread.
+     */
+    public int nodesListening() {
+        return listening;
+    }
+
+    /** How long the workload has run so far, empty while the nodes start; for progress reports, from any thread. */
+    public Optional<Duration> runningFor() {
+        return workloadStarted ? Optional.of(Duration.ofNanos(System.nanoTime() - runStartNanos)) : Optional.empty();
     }
 
     /** The workload driver's node object once {@link #start()} returned, if the plan has a driver. */

@@ -6,9 +6,12 @@ import dev.deja.replay.internal.ReplayEngine;
 import dev.deja.trace.NodeLog;
 import dev.deja.trace.Trace;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 
 /**
@@ -33,8 +36,8 @@ public final class Replayer {
     /**
      * What to replay and how.
      *
-     * @param onlyNode      replay only this node (its receives work, since its own log holds their content);
-     *                      the other logs are not read
+     * @param onlyNodes     replay only these nodes (their receives work, since each node's own log holds their
+     *                      content); the other logs are not read. Empty: every node
      * @param untilPosition stop after this many merged entries (not handler calls); {@link Long#MAX_VALUE} for all
      * @param keepGoing     report a divergence and go on with the other nodes (the diverged node is skipped from
      *                      then on) instead of stopping at the first one
@@ -45,10 +48,10 @@ public final class Replayer {
      * @param nodeOutput    receives the lines nodes write with {@code Env.log} (prefixed with node and
      *                      incarnation); replay writes them again since they are not inputs
      */
-    public record Options(Optional<NodeId> onlyNode, long untilPosition, boolean keepGoing, boolean partial,
+    public record Options(Set<NodeId> onlyNodes, long untilPosition, boolean keepGoing, boolean partial,
                           ClassLoader classLoader, List<ReplayListener> listeners, Consumer<String> nodeOutput) {
         public Options {
-            Objects.requireNonNull(onlyNode, "onlyNode");
+            onlyNodes = Collections.unmodifiableSet(new TreeSet<>(onlyNodes));
             Objects.requireNonNull(classLoader, "classLoader");
             Objects.requireNonNull(nodeOutput, "nodeOutput");
             listeners = List.copyOf(listeners);
@@ -60,44 +63,51 @@ public final class Replayer {
         /** Everything, stopping at the first divergence, node classes from the thread's context class loader. */
         public static Options defaults() {
             ClassLoader loader = Thread.currentThread().getContextClassLoader();
-            return new Options(Optional.empty(), Long.MAX_VALUE, false, false,
+            return new Options(Set.of(), Long.MAX_VALUE, false, false,
                     loader != null ? loader : Replayer.class.getClassLoader(), List.of(), line -> { });
         }
 
+        /** Replays only {@code node}. */
         public Options withOnlyNode(NodeId node) {
-            return new Options(Optional.of(node), untilPosition, keepGoing, partial, classLoader, listeners, nodeOutput);
+            return withOnlyNodes(Set.of(node));
+        }
+
+        /** Replays only {@code nodes}; an empty set means every node. */
+        public Options withOnlyNodes(Collection<NodeId> nodes) {
+            return new Options(Set.copyOf(nodes), untilPosition, keepGoing, partial, classLoader, listeners, nodeOutput);
         }
 
         public Options withUntilPosition(long position) {
-            return new Options(onlyNode, position, keepGoing, partial, classLoader, listeners, nodeOutput);
+            return new Options(onlyNodes, position, keepGoing, partial, classLoader, listeners, nodeOutput);
         }
 
         public Options withKeepGoing(boolean value) {
-            return new Options(onlyNode, untilPosition, value, partial, classLoader, listeners, nodeOutput);
+            return new Options(onlyNodes, untilPosition, value, partial, classLoader, listeners, nodeOutput);
         }
 
         public Options withPartial(boolean value) {
-            return new Options(onlyNode, untilPosition, keepGoing, value, classLoader, listeners, nodeOutput);
+            return new Options(onlyNodes, untilPosition, keepGoing, value, classLoader, listeners, nodeOutput);
         }
 
         public Options withClassLoader(ClassLoader loader) {
-            return new Options(onlyNode, untilPosition, keepGoing, partial, loader, listeners, nodeOutput);
+            return new Options(onlyNodes, untilPosition, keepGoing, partial, loader, listeners, nodeOutput);
         }
 
         public Options withListener(ReplayListener listener) {
             List<ReplayListener> all = new ArrayList<>(listeners);
             all.add(listener);
-            return new Options(onlyNode, untilPosition, keepGoing, partial, classLoader, all, nodeOutput);
+            return new Options(onlyNodes, untilPosition, keepGoing, partial, classLoader, all, nodeOutput);
         }
 
         public Options withNodeOutput(Consumer<String> output) {
-            return new Options(onlyNode, untilPosition, keepGoing, partial, classLoader, listeners, output);
+            return new Options(onlyNodes, untilPosition, keepGoing, partial, classLoader, listeners, output);
         }
     }
 
     /** Replays {@code trace} with {@code options}; see the class comment. */
     public static ReplayResult replay(Trace trace, Options options) {
-        List<NodeLog> logs = options.onlyNode().isPresent() ? List.of(trace.node(options.onlyNode().get())) : trace.nodes();
+        List<NodeLog> logs = options.onlyNodes().isEmpty() ? trace.nodes()
+                : options.onlyNodes().stream().map(trace::node).toList();
         List<NodeStream> streams = new ArrayList<>();
         for (NodeLog log : logs) {
             streams.add(NodeStream.of(log));

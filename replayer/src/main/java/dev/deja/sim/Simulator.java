@@ -2,6 +2,7 @@ package dev.deja.sim;
 
 import dev.deja.sim.internal.SimulationEngine;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -60,41 +61,51 @@ public final class Simulator {
 
     /** What else a run may be given besides its settings. */
     public record Options(ChoiceSource choices, ClassLoader classLoader, Consumer<String> nodeOutput, String command,
-                          Exploration exploration, StepObserver observer, Detail detail) {
+                          Exploration exploration, StepObserver observer, Optional<TraceStart> start,
+                          Detail detail) {
         /** The seeded source of {@code settings}, this class's loader, node output discarded, entries built. */
         public static Options of(SimulationSettings settings) {
             return new Options(ChoiceSource.seeded(settings.seed()), Simulator.class.getClassLoader(), line -> { },
-                    "", Exploration.NONE, StepObserver.NONE, Detail.ENTRIES);
+                    "", Exploration.NONE, StepObserver.NONE, Optional.empty(), Detail.ENTRIES);
         }
 
         public Options withChoices(ChoiceSource source) {
-            return new Options(source, classLoader, nodeOutput, command, exploration, observer, detail);
+            return new Options(source, classLoader, nodeOutput, command, exploration, observer, start, detail);
         }
 
         public Options withClassLoader(ClassLoader loader) {
-            return new Options(choices, loader, nodeOutput, command, exploration, observer, detail);
+            return new Options(choices, loader, nodeOutput, command, exploration, observer, start, detail);
         }
 
         public Options withNodeOutput(Consumer<String> output) {
-            return new Options(choices, classLoader, output, command, exploration, observer, detail);
+            return new Options(choices, classLoader, output, command, exploration, observer, start, detail);
         }
 
         /** The command line that started the run, kept in {@code trace.json}. */
         public Options withCommand(String text) {
-            return new Options(choices, classLoader, nodeOutput, text, exploration, observer, detail);
+            return new Options(choices, classLoader, nodeOutput, text, exploration, observer, start, detail);
         }
 
         public Options withExploration(Exploration value) {
-            return new Options(choices, classLoader, nodeOutput, command, value, observer, detail);
+            return new Options(choices, classLoader, nodeOutput, command, value, observer, start, detail);
+        }
+
+        /**
+         * Starts the run from the state a recorded trace reached, rebuilt by replay (see {@link TraceStart}), instead of
+         * booting every node afresh.
+         */
+        public Options withStart(TraceStart value) {
+            return new Options(choices, classLoader, nodeOutput, command, exploration, observer, Optional.of(value),
+                    detail);
         }
 
         public Options withObserver(StepObserver value) {
-            return new Options(choices, classLoader, nodeOutput, command, exploration, value, detail);
+            return new Options(choices, classLoader, nodeOutput, command, exploration, value, start, detail);
         }
 
         /** What an in-memory run builds; ignored by a run that writes a trace. */
         public Options withDetail(Detail value) {
-            return new Options(choices, classLoader, nodeOutput, command, exploration, observer, value);
+            return new Options(choices, classLoader, nodeOutput, command, exploration, observer, start, value);
         }
     }
 

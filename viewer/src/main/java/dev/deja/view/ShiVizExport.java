@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.LongConsumer;
 
 /**
  * Writes a trace as a log that ShiViz (the space-time diagram viewer for distributed systems logs) reads:
@@ -48,13 +49,21 @@ public final class ShiVizExport {
 
     /** Writes {@code model} to {@code file}; returns how many events were written. */
     public static long write(TraceModel model, Entries entries, Path file) {
+        return write(model, entries, file, done -> { });
+    }
+
+    /**
+     * Writes {@code model} to {@code file}, telling {@code positionsDone} how many of the model's positions are
+     * done (after each, on the calling thread); returns how many events were written.
+     */
+    public static long write(TraceModel model, Entries entries, Path file, LongConsumer positionsDone) {
         try {
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {
                 Files.createDirectories(parent);
             }
             try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-                return write(model, entries, out);
+                return write(model, entries, out, positionsDone);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the ShiViz log " + file + ": " + e.getMessage(), e);
@@ -63,6 +72,10 @@ public final class ShiVizExport {
 
     /** Writes {@code model} as a ShiViz log; returns how many events were written. */
     public static long write(TraceModel model, Entries entries, Writer out) throws IOException {
+        return write(model, entries, out, done -> { });
+    }
+
+    private static long write(TraceModel model, Entries entries, Writer out, LongConsumer positionsDone) throws IOException {
         int lanes = model.nodes().size();
         int[][] clocks = new int[lanes][lanes];
         // The clock at each send until the trace ends (a message may be delivered more than once).
@@ -72,6 +85,7 @@ public final class ShiVizExport {
         out.write('\n');
         long written = 0;
         for (int position = 0; position < model.size(); position++) {
+            positionsDone.accept(position);
             EventKind type = model.type(position);
             if (entries == Entries.MESSAGES_AND_HANDLERS && !(type.isDispatch() || type == EventKind.SEND || type == EventKind.CRASH)) {
                 continue;
@@ -96,6 +110,7 @@ public final class ShiVizExport {
             out.write('\n');
             written++;
         }
+        positionsDone.accept(model.size());
         return written;
     }
 

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongConsumer;
 
 /**
  * A whole trace in memory, in the merged happens-before order the replayer uses, laid out for drawing: one
@@ -35,7 +36,15 @@ public interface TraceModel {
 
     /** Reads an opened trace. */
     static TraceModel open(Trace trace) {
-        return TraceModelLoader.load(trace);
+        return TraceModelLoader.load(trace, read -> { });
+    }
+
+    /**
+     * Reads an opened trace, telling {@code entriesRead} how many entries are read so far (after every entry, on
+     * the calling thread; the total is the sum of the node logs' entry counts).
+     */
+    static TraceModel open(Trace trace, LongConsumer entriesRead) {
+        return TraceModelLoader.load(trace, entriesRead);
     }
 
     /** Names the trace in messages (its directory). */

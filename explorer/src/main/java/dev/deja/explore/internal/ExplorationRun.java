@@ -6,6 +6,7 @@ import dev.deja.explore.ExploreSettings;
 import dev.deja.explore.Explorer;
 import dev.deja.explore.Finding;
 import dev.deja.explore.Strategy;
+import dev.deja.explore.WorkUnit;
 import dev.deja.sim.Schedule;
 import dev.deja.sim.SimulationResult;
 import dev.deja.sim.SimulationSettings;
@@ -17,13 +18,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -32,7 +37,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * reached, or it is stopped, and merges what the paths found. Randomized strategies give path {@code n} the seed
  * {@code mix(seed, n)} and take path numbers from one counter, so that with a path limit the same paths run
  * whatever the number of workers, and the shortest violating path (ties: the lowest number) is the same. dfs and
- * dpor walk one tree on one worker.
+ * dpor walk one tree on one worker, or with several workers split it into work units under prefixes of answers
+ * ({@link Frontier}) that the workers take from one queue: dfs per iteration of its depth bound, with one map of
+ * states seen shared by all workers; dpor once.
  *
  * <p>{@link #counters()} may be read from any thread while {@link #run()} runs.
  */
@@ -87,7 +94,11 @@ public final class ExplorationRun implements Exploration {
         startNanos = System.nanoTime();
         deadlineNanos = explore.budget() == null ? Long.MAX_VALUE : startNanos + explore.budget().toNanos();
         boolean hash = explore.hashStates() || !explore.strategy().randomized();
-        int workers = explore.strategy().randomized() ? explore.workers() : 1;
+        int workers = explore.workers();
+        if (!explore.strategy().randomized() && workers > 1) {
+            runSplit(hash, workers);
+            return report(hash, workers);
+        }
         long expectedSteps = explore.strategy() == Strategy.PCT ? probeLength() : 0;
         List<Thread> threads = new ArrayList<>();
         List<RuntimeException> failures = new ArrayList<>();
@@ -118,6 +129,10 @@ public final class ExplorationRun implements Exploration {
         if (!failures.isEmpty()) {
             throw failures.getFirst();
         }
+        return report(hash, workers);
+    }
+
+    private ExploreReport report(boolean hash, int workers) {
         ExploreReport.Ending ending;
         if (firstFound.get() && explore.stopAtFirst()) {
             ending = ExploreReport.Ending.FIRST_VIOLATION;
@@ -143,10 +158,171 @@ public final class ExplorationRun implements Exploration {
                 Duration.ofNanos(cpuNanos.get()));
     }
 
+    /** One work unit of a split tree search, under one iteration's depth bound. */
+    private record Task(WorkUnit unit, int bound, CountDownLatch done) {
+    }
+
+    private static final Task END = new Task(null, 0, null);
+
+    /**
+     * dfs and dpor on several workers: this thread splits the tree into work units (for dfs once per iteration of
+     * the depth bound) and waits for the workers, which take units from one queue, to finish each batch.
+     */
+    private void runSplit(boolean hash, int workers) {
+        boolean dfs = explore.strategy() == Strategy.DFS;
+        BlockingQueue<Task> queue = new LinkedBlockingQueue<>();
+        List<RuntimeException> failures = Collections.synchronizedList(new ArrayList<>());
+        Map<Long, Integer> seen = new ConcurrentHashMap<>();
+        AtomicBoolean cut = new AtomicBoolean();
+        AtomicBoolean incomplete = new AtomicBoolean();
+        AtomicLong pruned = new AtomicLong();
+        AtomicLong redundant = new AtomicLong();
+        AtomicLong races = new AtomicLong();
+        List<Thread> threads = new ArrayList<>();
+        for (int w = 0; w < workers; w++) {
+            threads.add(Thread.ofPlatform().name("deja-explore-" + w).start(() -> {
+                long cpuStart = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+                LiveMonitor monitor = null;
+                PathRunner runner = null;
+                try {
+                    monitor = scriptText == null ? null : new LiveMonitor(scriptText, options.script().get().toString(),
+                            options.classLoader(), options.predicateTimeout(), options.scriptOutput());
+                    if (monitor != null) {
+                        predicates = monitor.predicates();
+                    }
+                    runner = new PathRunner(settings, explore, exploration, options.classLoader(), monitor, hash,
+                            distinct, this::stopping);
+                } catch (RuntimeException | Error e) {
+                    failures.add(e instanceof RuntimeException r ? r : new RuntimeException(e));
+                    options.stop().set(true);
+                }
+                try {
+                    while (true) {
+                        Task task;
+                        try {
+                            task = queue.take();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            break;
+                        }
+                        if (task == END) {
+                            break;
+                        }
+                        try {
+                            if (runner == null || stopping()) {
+                                incomplete.set(true);
+                                continue;
+                            }
+                            List<Integer> prefix = Frontier.answers(task.unit());
+                            TreeSearch tree = dfs ? new DepthFirstSearch(settings, explore, prefix, task.bound(), seen)
+                                    : new DporSearch(settings, explore, prefix);
+                            if (!runUnit(tree, runner)) {
+                                incomplete.set(true);
+                            }
+                            if (tree instanceof DepthFirstSearch search) {
+                                pruned.addAndGet(search.pruned());
+                                if (search.cutByBound()) {
+                                    cut.set(true);
+                                }
+                            } else if (tree instanceof DporSearch search) {
+                                redundant.addAndGet(search.redundant());
+                                races.addAndGet(search.races());
+                            }
+                        } catch (RuntimeException | Error e) {
+                            failures.add(e instanceof RuntimeException r ? r : new RuntimeException(e));
+                            options.stop().set(true);
+                        } finally {
+                            task.done().countDown();
+                        }
+                    }
+                } finally {
+                    if (monitor != null) {
+                        monitor.close();
+                    }
+                    cpuNanos.addAndGet(java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime()
+                            - cpuStart);
+                }
+            }));
+        }
+        Frontier frontier = new Frontier(settings, explore, exploration, options.classLoader());
+        int bound = dfs ? explore.searchDepth() : Integer.MAX_VALUE;
+        int iterations = 0;
+        long units = 0;
+        long lastUnits = 0;
+        try {
+            while (!stopping()) {
+                iterations++;
+                seen.clear();
+                cut.set(false);
+                // Enough units that a worker finishing early finds another; never past the bound (a random walk there).
+                List<WorkUnit> split = frontier.split(workers * 8, Math.min(bound, 16), this::stopping);
+                CountDownLatch done = new CountDownLatch(split.size());
+                for (WorkUnit unit : split) {
+                    queue.add(new Task(unit, bound, done));
+                }
+                units += split.size();
+                lastUnits = split.size();
+                done.await();
+                if (stopping() || incomplete.get() || !failures.isEmpty()) {
+                    break;
+                }
+                if (!dfs || !cut.get()) {
+                    exhausted = true;
+                    break;
+                }
+                bound++;
+            }
+        } catch (InterruptedException e) {
+            options.stop().set(true);
+            Thread.currentThread().interrupt();
+        } finally {
+            for (int w = 0; w < workers; w++) {
+                queue.add(END);
+            }
+            for (Thread thread : threads) {
+                try {
+                    thread.join();
+                } catch (InterruptedException e) {
+                    options.stop().set(true);
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+        if (!failures.isEmpty()) {
+            throw failures.getFirst();
+        }
+        String split = "split among " + workers + " workers into " + units + " work unit(s)"
+                + (dfs ? " (" + lastUnits + " in the last iteration)" : "") + " by " + frontier.probes() + " probe run(s)";
+        search = dfs ? "depth bound " + bound + " after " + iterations + " iteration(s); " + pruned.get()
+                + " path(s) ended at a state already searched (one map of states shared by the workers); " + split
+                : races.get() + " race(s) reversed or covered; " + redundant.get()
+                + " path(s) ended as redundant by sleep sets; " + split;
+    }
+
+    /** Runs one work unit's paths; false when it stopped before its subtree was done (stop, budget, path limit). */
+    private boolean runUnit(TreeSearch tree, PathRunner runner) {
+        while (true) {
+            if (stopping()) {
+                return false;
+            }
+            PathSource source = tree.nextPath();
+            if (source == null) {
+                return true;
+            }
+            long path = nextPath.getAndIncrement();
+            if (path >= explore.maxPaths()) {
+                return false;
+            }
+            PathRunner.Result result = runner.run(path, source);
+            tree.pathEnded(result.steps());
+            record(result);
+        }
+    }
+
     /** PCT's k: the length of one random walk from the seed, so that change points fall within a path. */
     private long probeLength() {
         PathRunner runner = new PathRunner(settings, explore, exploration, options.classLoader(), null, false,
-                distinct, () -> false);
+                distinct, () -> false).startingFrom(options.start());
         long length = runner.run(-1, new RandomizedSources.RandomWalk(settings, explore, mix(explore.seed(), -1))).steps();
         return Math.max(1, length);
     }
@@ -164,7 +340,7 @@ public final class ExplorationRun implements Exploration {
                 predicates = monitor.predicates();
             }
             PathRunner runner = new PathRunner(settings, explore, exploration, options.classLoader(), monitor, hash,
-                    distinct, this::stopping);
+                    distinct, this::stopping).startingFrom(options.start());
             if (explore.strategy().randomized()) {
                 while (!stopping()) {
                     long path = nextPath.getAndIncrement();

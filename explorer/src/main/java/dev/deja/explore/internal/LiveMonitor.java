@@ -36,6 +36,9 @@ final class LiveMonitor implements AutoCloseable {
     private final Set<String> errored = new LinkedHashSet<>();
     private final List<Hit> errors = new ArrayList<>();
     private long checked;
+    private String watched;
+    private long watchFrom;
+    private long liveAt = -1;
 
     /**
      * A predicate that failed at a step.
@@ -72,6 +75,36 @@ final class LiveMonitor implements AutoCloseable {
         errored.clear();
         errors.clear();
         checked = 0;
+        watched = null;
+        liveAt = -1;
+    }
+
+    /**
+     * Watches {@code predicate} on this run from step {@code fromStep} (0-based) on: {@link #liveAt} then gives the
+     * first step at or after it, among the steps evaluated so far, after which the predicate held.
+     */
+    void watch(String predicate, long fromStep) {
+        watched = predicate;
+        watchFrom = fromStep;
+        liveAt = -1;
+    }
+
+    /** The first watched step after which the watched predicate held, or -1 (so far). */
+    long liveAt() {
+        return liveAt;
+    }
+
+    /** Notes that the watched predicate's value did not change over batch steps [from, to] (inclusive). */
+    private void unchanged(int from, int to) {
+        if (watched == null || liveAt >= 0 || from > to || openSpans.containsKey(watched)) {
+            return;
+        }
+        for (int i = from; i <= to; i++) {
+            if (batchSteps[i] >= watchFrom) {
+                liveAt = batchSteps[i];
+                return;
+            }
+        }
     }
 
     /** Adds a recorded node's step; true when the batch is full and should be flushed. */
@@ -92,9 +125,11 @@ final class LiveMonitor implements AutoCloseable {
             while (from < batch.size()) {
                 LiveEvaluation.Outcome outcome = evaluator.evaluate(batch, from);
                 if (outcome.index() >= batch.size()) {
+                    unchanged(from, batch.size() - 1);
                     return Optional.empty();
                 }
                 int at = outcome.index();
+                unchanged(from, at - 1);
                 for (LiveEvaluation.Finding finding : outcome.findings()) {
                     switch (finding.status()) {
                         case TURNED_FALSE -> {
@@ -112,6 +147,7 @@ final class LiveMonitor implements AutoCloseable {
                         }
                     }
                 }
+                unchanged(at, at);
                 from = at + 1;
             }
             return Optional.empty();

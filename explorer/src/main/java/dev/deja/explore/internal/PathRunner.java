@@ -8,6 +8,7 @@ import dev.deja.sim.SimulatedStep;
 import dev.deja.sim.SimulationResult;
 import dev.deja.sim.SimulationSettings;
 import dev.deja.sim.Simulator;
+import dev.deja.sim.TraceStart;
 import dev.deja.sim.StepObserver;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +34,7 @@ final class PathRunner {
     private final Set<Long> distinct;
     private final BooleanSupplier interrupted;
     private final Simulator.Detail detail;
+    private Optional<TraceStart> start = Optional.empty();
 
     /** What one path did. */
     record Result(long path, long steps, SimulationResult.Ending ending, boolean redundant, long statesVisited,
@@ -58,6 +60,12 @@ final class PathRunner {
         this.detail = monitor == null && !hash ? Simulator.Detail.STEPS_ONLY : Simulator.Detail.ENTRIES;
     }
 
+    /** Starts every path from the recorded state {@code value} rebuilds, when present. */
+    PathRunner startingFrom(Optional<TraceStart> value) {
+        start = value;
+        return this;
+    }
+
     Result run(long path, PathSource source) {
         Recorder recorder = new Recorder(source);
         if (monitor != null) {
@@ -67,9 +75,9 @@ final class PathRunner {
         SimulationResult.Ending ending;
         boolean redundant = false;
         try {
-            ending = Simulator.runInMemory(settings, Simulator.Options.of(settings).withChoices(recorder)
-                    .withClassLoader(loader).withExploration(exploration).withObserver(observer)
-                    .withDetail(detail)).ending();
+            Simulator.Options options = Simulator.Options.of(settings).withChoices(recorder)
+                    .withClassLoader(loader).withExploration(exploration).withObserver(observer).withDetail(detail);
+            ending = Simulator.runInMemory(settings, start.map(options::withStart).orElse(options)).ending();
         } catch (TreeSearch.Redundant e) {
             ending = SimulationResult.Ending.STOPPED;
             redundant = true;
@@ -92,6 +100,17 @@ final class PathRunner {
         Observer(PathSource source, Recorder recorder) {
             this.source = source;
             this.recorder = recorder;
+        }
+
+        /** A handler call replayed to rebuild a recorded state: only the predicates see it. */
+        @Override
+        public boolean replayedStep(SimulatedStep step, View view) {
+            steps = step.step() + 1;
+            if (monitor != null && monitor.add(step, 0)) {
+                violation = monitor.flush();
+                return violation.isEmpty();
+            }
+            return true;
         }
 
         @Override

@@ -89,6 +89,67 @@ final class SimulatedPlatform implements Platform {
         runner.start();
     }
 
+    /** The sink the runner records to (counting entries, and writing them when the run writes a trace). */
+    TraceSink sink() {
+        return sink;
+    }
+
+    /**
+     * Takes over a node that replay rebuilt (see {@link HandOver}): its runner and object go on here, with the storage,
+     * incarnation, seq and Lamport clock the replay reached. With a trace directory, the node's recorded entries up to
+     * there are copied into the new trace first, so that the trace written holds the recorded prefix and the run.
+     */
+    void adopt(NodeRunner replayed, HandOver.Twin twin, List<TraceEvent> recorded) {
+        runner = replayed;
+        instance = replayed.node();
+        incarnation = twin.incarnation;
+        nextSeq = twin.nextSeq;
+        lastLamport = twin.lastLamport;
+        durable.putAll(twin.durable);
+        for (Map.Entry<String, byte[]> entry : twin.current.entrySet()) {
+            unsynced.put(entry.getKey(), entry.getValue());
+        }
+        for (String key : durable.keySet()) {
+            if (!twin.current.containsKey(key)) {
+                unsynced.put(key, DELETED); // deleted and not yet synced
+            }
+        }
+        up = true;
+        if (recorded != null && engine.traceDirectory != null) {
+            writer = copyPrefix(recorded, twin.nextSeq);
+        }
+    }
+
+    private NodeLogWriter copyPrefix(List<TraceEvent> log, long endSeq) {
+        NodeLogWriter open = null;
+        {
+            for (TraceEvent entry : log) {
+                if (entry.seq() >= endSeq) {
+                    break;
+                }
+                if (open == null || open.incarnation() != entry.incarnation()) {
+                    if (open != null) {
+                        // The recording's next incarnation starts with a crash entry when this one was killed.
+                        if (entry.event() instanceof dev.deja.trace.Event.Crash) {
+                            open.abandon();
+                        } else {
+                            open.close(entry.atMillis());
+                        }
+                    }
+                    open = NodeLogWriter.open(engine.traceDirectory, id, className, codeVersion(instance),
+                            entry.incarnation(), entry.atMillis(), engine.virtualClock);
+                    if (open.incarnation() != entry.incarnation() || open.nextSeq() != entry.seq()) {
+                        throw new IllegalStateException("cannot copy the recorded log of node " + id
+                                + " into the new trace: it begins at incarnation " + entry.incarnation() + ", seq "
+                                + entry.seq() + " (a log that continues an earlier recording)");
+                    }
+                }
+                open.append(entry);
+            }
+        }
+        return open;
+    }
+
     /** The entry that began the last handler call (its receive, timer, start or crash), or null for the driver. */
     TraceEvent lastHandlerEntry() {
         return recorded && engine.buildsEntries ? sink.first : null;
@@ -181,6 +242,9 @@ final class SimulatedPlatform implements Platform {
 
     /** One of {@code encoded} and {@code shared} is null. */
     private void send(NodeId to, long senderLamport, long messageId, Payload encoded, Object shared) {
+        if (!engine.byId.containsKey(to)) {
+            return; // a client that does not run in a continued recording: nobody receives it
+        }
         if (engine.partitioned(id, to)
                 || engine.choices.chance(new ChoicePoint.Drop(id, to), engine.settings.dropProbability())) {
             engine.dropped++;
@@ -204,7 +268,7 @@ final class SimulatedPlatform implements Platform {
 
     @Override
     public boolean knows(NodeId node) {
-        return engine.byId.containsKey(node);
+        return engine.addressable != null ? engine.addressable.contains(node) : engine.byId.containsKey(node);
     }
 
     @Override

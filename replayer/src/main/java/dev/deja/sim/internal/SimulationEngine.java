@@ -51,7 +51,10 @@ public final class SimulationEngine {
     final ChoiceSource choices;
     final Simulator.Exploration exploration;
     final MessageCodec codec;
-    /** Whether recorded nodes build their entries: always with a trace, and in memory unless asked not to. */
+    /**
+     * Whether recorded nodes build their entries: always with a trace or when continuing a recording (whose replayed
+     * runners record), and in memory unless asked not to.
+     */
     final boolean buildsEntries;
     final InstantSource virtualClock = () -> Instant.ofEpochMilli(this.nowMillis);
     final Map<NodeId, SimulatedPlatform> nodes = new TreeMap<>();
@@ -68,7 +71,9 @@ public final class SimulationEngine {
     };
     private static final java.util.concurrent.ConcurrentHashMap<String, String> SIMPLE_TYPES =
             new java.util.concurrent.ConcurrentHashMap<>();
-    private final List<NodeId> clusterIds;
+    private List<NodeId> clusterIds;
+    /** When the run continues a recording: every id a node may send to (unrecorded clients too); else null. */
+    java.util.Set<NodeId> addressable;
     private final PriorityQueue<Pending> queue = new PriorityQueue<>();
     final List<TraceSummary.LauncherEvent> launcherEvents = new ArrayList<>();
     /** Nodes cut off from all others by an isolation choice, until the virtual instant they map to. */
@@ -93,7 +98,8 @@ public final class SimulationEngine {
         this.exploration = options.exploration();
         this.observer = options.observer();
         this.codec = MessageCodec.shared(options.classLoader());
-        this.buildsEntries = traceDirectory != null || options.detail() == Simulator.Detail.ENTRIES;
+        this.buildsEntries = traceDirectory != null || options.detail() == Simulator.Detail.ENTRIES
+                || options.start().isPresent();
         this.clusterIds = settings.nodes().keySet().stream().sorted().toList();
     }
 
@@ -103,29 +109,29 @@ public final class SimulationEngine {
         if (traceDirectory != null) {
             requireEmptyOrAbsent(traceDirectory);
         }
-        for (NodeId id : clusterIds) {
-            SimulationSettings.NodeSpec spec = settings.nodes().get(id);
-            nodes.put(id, new SimulatedPlatform(this, id, spec.className(), spec.args(), true,
-                    clusterIds.stream().filter(p -> !p.equals(id)).toList()));
+        SimulationResult.Ending ending;
+        if (options.start().isPresent()) {
+            ending = continueRecording(new HandOver(options.start().get()));
+        } else {
+            for (NodeId id : clusterIds) {
+                SimulationSettings.NodeSpec spec = settings.nodes().get(id);
+                nodes.put(id, new SimulatedPlatform(this, id, spec.className(), spec.args(), true,
+                        clusterIds.stream().filter(p -> !p.equals(id)).toList()));
+            }
+            settings.driver().ifPresent(d -> nodes.put(d.id(), new SimulatedPlatform(this, d.id(), d.className(), Map.of(),
+                    false, clusterIds)));
+            indexNodes();
+            for (SimulatedPlatform node : nodes.values()) {
+                node.skewMillis = drawSkew(node.id);
+            }
+            addPartitionEvents();
+            // Cluster nodes first, so that the driver's first messages find them running, as in a deployment.
+            for (NodeId id : clusterIds) {
+                nodes.get(id).boot();
+            }
+            settings.driver().ifPresent(d -> nodes.get(d.id()).boot());
+            ending = loop();
         }
-        settings.driver().ifPresent(d -> nodes.put(d.id(), new SimulatedPlatform(this, d.id(), d.className(), Map.of(),
-                false, clusterIds)));
-        byId.putAll(nodes);
-        driver = settings.driver().map(d -> nodes.get(d.id())).orElse(null);
-        for (SimulatedPlatform node : nodes.values()) {
-            node.skewMillis = settings.clockSkewMillis() == 0 ? 0
-                    : choices.between(new ChoicePoint.ClockSkew(node.id), -settings.clockSkewMillis(), settings.clockSkewMillis());
-        }
-        for (Partition partition : settings.partitions()) {
-            launcherEvents.add(new TraceSummary.LauncherEvent(partition.startMillis(), "partition", "", partition.toString()));
-            launcherEvents.add(new TraceSummary.LauncherEvent(partition.healMillis(), "heal", "", partition.toString()));
-        }
-        // Cluster nodes first, so that the driver's first messages find them running, as in a deployment.
-        for (NodeId id : clusterIds) {
-            nodes.get(id).boot();
-        }
-        settings.driver().ifPresent(d -> nodes.get(d.id()).boot());
-        SimulationResult.Ending ending = loop();
         for (SimulatedPlatform node : nodes.values()) {
             node.finish();
             if (!buildsEntries && node.recorded) {
@@ -144,6 +150,72 @@ public final class SimulationEngine {
         }
         return new SimulationResult(steps, entries, nowMillis - EPOCH_MILLIS, crashes, dropped, duplicated, ending,
                 Duration.ofNanos(System.nanoTime() - startNanos));
+    }
+
+    private long drawSkew(NodeId id) {
+        return settings.clockSkewMillis() == 0 ? 0
+                : choices.between(new ChoicePoint.ClockSkew(id), -settings.clockSkewMillis(), settings.clockSkewMillis());
+    }
+
+    private void addPartitionEvents() {
+        for (Partition partition : settings.partitions()) {
+            launcherEvents.add(new TraceSummary.LauncherEvent(partition.startMillis(), "partition", "", partition.toString()));
+            launcherEvents.add(new TraceSummary.LauncherEvent(partition.healMillis(), "heal", "", partition.toString()));
+        }
+    }
+
+    /**
+     * Rebuilds the recorded state by replay and runs on from it: the recorded nodes (not the settings' nodes, nor its
+     * driver) take part; their clocks go on from the recording's (virtual time itself starts at the epoch, so that the
+     * settings' limits and partitions count from the hand-over); pending timers stay due when they were; the messages in
+     * flight are sent again through the simulated network, which draws their delay, loss and duplication.
+     */
+    private SimulationResult.Ending continueRecording(HandOver handOver) {
+        if (!handOver.replay(options.classLoader(), observer)) {
+            return SimulationResult.Ending.STOPPED;
+        }
+        steps = handOver.handlerCalls();
+        clusterIds = List.copyOf(handOver.starts().keySet());
+        addressable = handOver.addressable();
+        long recordedNow = handOver.latestMillis();
+        long offset = recordedNow - EPOCH_MILLIS;
+        handOver.starts().forEach((id, start) -> nodes.put(id, new SimulatedPlatform(this, id, start.nodeClass(),
+                start.args(), true, start.peers())));
+        indexNodes();
+        for (SimulatedPlatform node : nodes.values()) {
+            node.skewMillis = offset + drawSkew(node.id);
+        }
+        addPartitionEvents();
+        handOver.runners().forEach((id, runner) -> {
+            SimulatedPlatform node = nodes.get(id);
+            HandOver.Twin twin = handOver.twin(id);
+            node.adopt(runner, twin, options.start().get().recording().logs().get(id));
+            twin.switchTo(node);
+            for (HandOver.Timer timer : twin.timers.values()) {
+                node.liveTimers.add(timer.id());
+                Pending due = newPending(Kind.TIMER, EPOCH_MILLIS + Math.max(0, timer.dueMillis() - recordedNow), id);
+                due.incarnation = node.incarnation;
+                due.id = timer.id();
+                schedule(due);
+            }
+        });
+        for (HandOver.InFlight message : handOver.inFlight()) {
+            SimulatedPlatform sender = nodes.get(message.from());
+            if (sender != null) {
+                sender.transmit(message.to(), message.senderLamport(), message.messageId(), message.message());
+            }
+        }
+        for (NodeId id : clusterIds) {
+            if (!handOver.runners().containsKey(id)) {
+                nodes.get(id).boot(); // had not started by the position
+            }
+        }
+        return loop();
+    }
+
+    private void indexNodes() {
+        byId.putAll(nodes);
+        driver = settings.driver().map(d -> nodes.get(d.id())).orElse(null);
     }
 
     private SimulationResult.Ending loop() {

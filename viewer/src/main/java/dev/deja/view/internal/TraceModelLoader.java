@@ -7,14 +7,18 @@ import dev.deja.trace.Trace;
 import dev.deja.view.TraceModel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongConsumer;
 
 /** Reads a trace through the replayer's happens-before merge into a {@link ColumnarTraceModel}. */
 public final class TraceModelLoader {
     private TraceModelLoader() {
     }
 
-    /** Loads every entry of {@code trace}; the merge refuses logs that break a happens-before rule. */
-    public static TraceModel load(Trace trace) {
+    /**
+     * Loads every entry of {@code trace}, telling {@code entriesRead} the count after each; the merge refuses logs
+     * that break a happens-before rule.
+     */
+    public static TraceModel load(Trace trace, LongConsumer entriesRead) {
         List<NodeId> lanes = new ArrayList<>();
         for (NodeLog log : trace.nodes()) {
             lanes.add(log.node());
@@ -22,8 +26,10 @@ public final class TraceModelLoader {
         List<Boolean> completed = trace.nodes().stream().map(log -> log.manifest().lastIncarnation().completed()).toList();
         TraceModelBuilder builder = new TraceModelBuilder(trace.directory().toString(), lanes);
         try (MergedTrace merge = MergedTrace.open(trace)) {
+            long read = 0;
             while (merge.hasNext()) {
                 builder.add(merge.next());
+                entriesRead.accept(++read);
             }
         }
         for (int lane = 0; lane < lanes.size(); lane++) {
