@@ -163,7 +163,8 @@ final class ResultsTable {
             JsonNode critical = liveness.path("chord_critical_transition");
             single("  chord succ-succ-hash: time to the critical transition, s", critical.path("found").asBoolean()
                     ? number(critical.path("seconds")) + " (" + critical.path("verdict").asText() + " at step "
-                    + number(critical.path("step")) + ", " + critical.path("node").asText() + ")"
+                    + number(critical.path("step")) + ", " + critical.path("node").asText() + "; "
+                    + number(critical.path("process_cpu_seconds")) + " CPU s)"
                     : "not found in " + number(critical.path("seconds")));
         } else if (liveness.isObject()) {
             single("liveness", "not measured: " + liveness.path("reason").asText("not run"));
