@@ -268,6 +268,10 @@ public final class ExploreCommand implements Callable<Integer> {
             }
         }, "deja-explore-interrupt");
         Runtime.getRuntime().addShutdownHook(hook);
+        // Ctrl-C stops the search and lets this thread write the evidence and the report: under a shutdown (the
+        // JVM's default for SIGINT) libraries such as Chronicle refuse to start, so no trace could be written. A
+        // second Ctrl-C ends the process at once. SIGTERM still goes through the shutdown hook above.
+        sun.misc.SignalHandler previousInterrupt = interruptStops(stop);
         try {
             ExploreReport report;
             try (ExploreProgress progress = new ExploreProgress(run, exploreSettings)) {
@@ -291,12 +295,29 @@ public final class ExploreCommand implements Callable<Integer> {
             status.set(report.violated() || report.deadStateFound() ? 1 : 0);
             return status.get();
         } finally {
+            if (previousInterrupt != null) {
+                sun.misc.Signal.handle(new sun.misc.Signal("INT"), previousInterrupt);
+            }
             reported.countDown();
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException e) {
                 // shutting down (Ctrl-C): the hook is running and has just been released
             }
+        }
+    }
+
+    /** Makes SIGINT set {@code stop} (a second one exits with 130); returns the handler it replaced, or null. */
+    private static sun.misc.SignalHandler interruptStops(AtomicBoolean stop) {
+        try {
+            return sun.misc.Signal.handle(new sun.misc.Signal("INT"), signal -> {
+                if (stop.getAndSet(true)) {
+                    System.exit(130);
+                }
+                System.err.println("explore: stopping (Ctrl-C again to quit at once)");
+            });
+        } catch (IllegalArgumentException e) {
+            return null; // no SIGINT on this platform, or the JVM runs with -Xrs: the shutdown hook stops the search
         }
     }
 
