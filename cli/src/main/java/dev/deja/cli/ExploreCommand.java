@@ -52,6 +52,8 @@ import picocli.CommandLine.Parameters;
                 "      --out explore/dpor",
                 "  ./deja explore --cluster cluster.json --classpath app.jar --script my.py --budget 10m \\",
                 "      --out explore/mine",
+                "  ./deja explore chord --nodes 5 --bug succ-succ-hash --script scripts/liveness/chord_all_nodes.py \\",
+                "      --paths 1 --max-depth 1500 --walks 3 --out explore/chord",
                 "  ./deja explore --from traces/sim --at 40 --script scripts/paxos.py --drop 0.3 --delay 1ms..100ms \\",
                 "      --paths 200 --out explore/from"})
 public final class ExploreCommand implements Callable<Integer> {
@@ -266,6 +268,10 @@ public final class ExploreCommand implements Callable<Integer> {
             }
         }, "deja-explore-interrupt");
         Runtime.getRuntime().addShutdownHook(hook);
+        // Ctrl-C stops the search and lets this thread write the evidence and the report: under a shutdown (the
+        // JVM's default for SIGINT) libraries such as Chronicle refuse to start, so no trace could be written. A
+        // second Ctrl-C ends the process at once. SIGTERM still goes through the shutdown hook above.
+        sun.misc.SignalHandler previousInterrupt = interruptStops(stop);
         try {
             ExploreReport report;
             try (ExploreProgress progress = new ExploreProgress(run, exploreSettings)) {
@@ -289,12 +295,29 @@ public final class ExploreCommand implements Callable<Integer> {
             status.set(report.violated() || report.deadStateFound() ? 1 : 0);
             return status.get();
         } finally {
+            if (previousInterrupt != null) {
+                sun.misc.Signal.handle(new sun.misc.Signal("INT"), previousInterrupt);
+            }
             reported.countDown();
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException e) {
                 // shutting down (Ctrl-C): the hook is running and has just been released
             }
+        }
+    }
+
+    /** Makes SIGINT set {@code stop} (a second one exits with 130); returns the handler it replaced, or null. */
+    private static sun.misc.SignalHandler interruptStops(AtomicBoolean stop) {
+        try {
+            return sun.misc.Signal.handle(new sun.misc.Signal("INT"), signal -> {
+                if (stop.getAndSet(true)) {
+                    System.exit(130);
+                }
+                System.err.println("explore: stopping (Ctrl-C again to quit at once)");
+            });
+        } catch (IllegalArgumentException e) {
+            return null; // no SIGINT on this platform, or the JVM runs with -Xrs: the shutdown hook stops the search
         }
     }
 
@@ -366,7 +389,7 @@ public final class ExploreCommand implements Callable<Integer> {
             }
             found = LivenessSearch.writeEvidence(found, settings, this.out, options.classLoader(), reproduce,
                     (violating, live) -> "./deja view " + DeployCommand.quoted(violating.toString()) + " --compare "
-                            + DeployCommand.quoted(live.toString()));
+                            + DeployCommand.quoted(live.toString()), options.start());
             out.add(liveness.withCritical(found));
         }
         return report.withLiveness(out);
@@ -452,7 +475,8 @@ public final class ExploreCommand implements Callable<Integer> {
                         found.totalSteps());
                 for (CriticalTransition.Probe probe : found.probes()) {
                     System.out.printf(Locale.ROOT, "  prefix %,9d: %s%n", probe.prefix(), probe.recovers()
-                            ? String.format(Locale.ROOT, "live at step %,d on walk %d", probe.liveAtStep(), probe.walks())
+                            ? String.format(Locale.ROOT, "live at step %,d on walk %d of at most %d", probe.liveAtStep(),
+                                    probe.walks(), found.walks())
                             : String.format(Locale.ROOT, "dead (none of %d walks live)", probe.walks()));
                 }
                 found.evidence().ifPresent(evidence -> {

@@ -85,7 +85,7 @@ public final class LivenessSearch {
         return report.findings().stream()
                 .filter(f -> f.kind() == Finding.Kind.EVENTUALLY_OPEN_AT_END && f.predicate().equals(liveness.predicate()))
                 .findFirst()
-                .map(f -> prepare(WalkOrigin.ofSchedule(settings, f.schedule(), options.classLoader()),
+                .map(f -> prepare(WalkOrigin.ofSchedule(settings, f.schedule(), options.classLoader(), options.start()),
                         new Target(liveness.predicate(), liveness.nonLiveFrom(),
                                 // false from the first step on: the state before it was never evaluated, not live
                                 liveness.nonLiveFrom() > 1 ? liveness.nonLiveFrom() - 1 : -1), explore,
@@ -111,6 +111,14 @@ public final class LivenessSearch {
     public static CriticalTransition writeEvidence(CriticalTransition found, SimulationSettings settings, Path directory,
                                                    ClassLoader loader, BiFunction<Path, Path, String> command,
                                                    BiFunction<Path, Path, String> compare) {
-        return LivenessEvidence.write(found, settings, directory, loader, command, compare);
+        return LivenessEvidence.write(found, settings, directory, loader, command, compare, java.util.Optional.empty());
+    }
+
+    /** As the other {@code writeEvidence}, for runs that start from the recorded state {@code start} rebuilds. */
+    public static CriticalTransition writeEvidence(CriticalTransition found, SimulationSettings settings, Path directory,
+                                                   ClassLoader loader, BiFunction<Path, Path, String> command,
+                                                   BiFunction<Path, Path, String> compare,
+                                                   java.util.Optional<dev.deja.sim.TraceStart> start) {
+        return LivenessEvidence.write(found, settings, directory, loader, command, compare, start);
     }
 }

@@ -108,21 +108,21 @@ class LivenessSearchIT {
     @Test
     void chordFixed_allNodes_everyPathEndsLive() {
         SimulationSettings settings = settings("chord", 5, Optional.empty());
-        ExploreReport report = Explorer.start(settings, explore(2, 2),
+        ExploreReport report = Explorer.start(settings, explore(1, 1),
                 Explorer.Options.defaults().withScript(SCRIPTS.resolve("chord_all_nodes.py"))).run();
         Liveness liveness = report.liveness().getFirst();
         System.out.println("LivenessSearchIT: chord fixed: " + liveness);
-        assertThat(liveness.paths()).isEqualTo(2);
+        assertThat(liveness.paths()).isEqualTo(1);
         assertThat(liveness.suspected()).as("%s", reproduce("chordFixed")).isZero();
-        assertThat(liveness.byDepth().getLast().paths()).isEqualTo(2);
+        assertThat(liveness.byDepth().getLast().paths()).isEqualTo(1);
     }
 
     @Test
     void randTree_oneRoot_holdsThroughoutWithoutTheBug_andFlapsWithIt() {
         Path script = SCRIPTS.resolve("randtree_one_root.py");
-        ExploreReport fixed = Explorer.start(settings("randtree", 4, Optional.empty()), explore(2, 2),
+        ExploreReport fixed = Explorer.start(settings("randtree", 4, Optional.empty()), explore(1, 1),
                 Explorer.Options.defaults().withScript(script)).run();
-        ExploreReport buggy = Explorer.start(settings("randtree", 4, Optional.of("no-recovery-timer")), explore(2, 2),
+        ExploreReport buggy = Explorer.start(settings("randtree", 4, Optional.of("no-recovery-timer")), explore(1, 1),
                 Explorer.Options.defaults().withScript(script)).run();
         Liveness fixedRoot = fixed.liveness().getFirst();
         Liveness buggyRoot = buggy.liveness().getFirst();
@@ -130,8 +130,8 @@ class LivenessSearchIT {
         System.out.println("LivenessSearchIT: randtree no-recovery-timer: " + buggyRoot);
         assertThat(fixedRoot.suspected()).isZero();
         assertThat(fixedRoot.byDepth().getFirst().paths()).as("fixed paths live from the first step; %s",
-                reproduce("randTree")).isEqualTo(2);
-        assertThat(buggyRoot.paths()).isEqualTo(2);
+                reproduce("randTree")).isEqualTo(1);
+        assertThat(buggyRoot.paths()).isEqualTo(1);
         assertThat(buggyRoot.byDepth().getFirst().paths()).as("buggy paths live from the first step; %s",
                 reproduce("randTree")).isZero();
     }

@@ -244,7 +244,19 @@ public final class CriticalSearch {
         int[][] answersAfter = {new int[256]};
         long[] steps = {0};
         java.util.Map<dev.deja.node.NodeId, SimulatedStep> lastOfNode = new java.util.HashMap<>();
-        StepObserver observer = (SimulatedStep step, StepObserver.View view) -> {
+        StepObserver observer = new StepObserver() {
+            /** A handler call replayed to rebuild a recorded start state: evaluated as it comes. */
+            @Override
+            public boolean replayedStep(SimulatedStep step, StepObserver.View view) {
+                steps[0] = step.step() + 1;
+                if (monitor.add(step, 0)) {
+                    monitor.flush();
+                }
+                return true;
+            }
+
+            @Override
+            public boolean afterStep(SimulatedStep step, StepObserver.View view) {
             steps[0] = step.step() + 1;
             if (step.step() < prefix) {
                 // The prefix runs without evaluation; its end state is handed over as one step per node.
@@ -270,6 +282,7 @@ public final class CriticalSearch {
                 }
             }
             return steps[0] < explore.maxDepth() && !abort.getAsBoolean();
+            }
         };
         origin.run(prefix, recorder, observer, options.classLoader());
         if (monitor.liveAt() < 0) {

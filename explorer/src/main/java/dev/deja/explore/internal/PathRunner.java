@@ -33,6 +33,7 @@ final class PathRunner {
     private final StateHasher hasher;
     private final Set<Long> distinct;
     private final BooleanSupplier interrupted;
+    private final Simulator.Detail detail;
     private Optional<TraceStart> start = Optional.empty();
 
     /** What one path did. */
@@ -55,6 +56,8 @@ final class PathRunner {
         this.hasher = hash ? new StateHasher(explore.hashExcludes()) : null;
         this.distinct = distinct;
         this.interrupted = interrupted;
+        // Predicates read the entries and the state hash reads message contents; without either, build neither.
+        this.detail = monitor == null && !hash ? Simulator.Detail.STEPS_ONLY : Simulator.Detail.ENTRIES;
     }
 
     /** Starts every path from the recorded state {@code value} rebuilds, when present. */
@@ -73,7 +76,7 @@ final class PathRunner {
         boolean redundant = false;
         try {
             Simulator.Options options = Simulator.Options.of(settings).withChoices(recorder)
-                    .withClassLoader(loader).withExploration(exploration).withObserver(observer);
+                    .withClassLoader(loader).withExploration(exploration).withObserver(observer).withDetail(detail);
             ending = Simulator.runInMemory(settings, start.map(options::withStart).orElse(options)).ending();
         } catch (TreeSearch.Redundant e) {
             ending = SimulationResult.Ending.STOPPED;
