@@ -149,6 +149,14 @@ final class ResultsTable {
                     "  first latest-response violation, " + e.getKey().replace('_', ' ') + ", s",
                     e.getValue().path("found").asBoolean() ? number(e.getValue().path("seconds")) : "not found in "
                             + number(e.getValue().path("seconds"))));
+            JsonNode from = explore.path("from_trace");
+            if (from.isObject()) {
+                from.path("rebuild_ms").properties().forEach(e -> single("  explore --from: rebuild at the "
+                        + e.getKey() + " of a Paxos trace (" + number(e.getValue().path("handler_calls")) + " calls), ms",
+                        number(e.getValue().path("ms"))));
+                single("  explore --from: paths/s from boot, from the half", number(from.path("paths_from_boot")
+                        .path("paths_per_s")) + ", " + number(from.path("paths_from_half").path("paths_per_s")));
+            }
         } else if (explore.isObject()) {
             single("explore", "not measured: " + explore.path("reason").asText("not run"));
         }

@@ -61,6 +61,7 @@ final class ExploreBenchmark {
             first.set(strategy.cliName(), firstViolation(buggy, strategy, root.resolve(PAXOS_SCRIPT)));
         }
         first.set("simulate_seed_sweep", seedSweep(buggy, root.resolve(PAXOS_SCRIPT)));
+        out.set("from_trace", new FromTraceBenchmark(workspace).run());
         return out;
     }
 
