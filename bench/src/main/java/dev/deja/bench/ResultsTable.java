@@ -141,8 +141,10 @@ final class ResultsTable {
         if (explore.isObject() && !explore.path("measured").isBoolean()) {
             for (String run : java.util.List.of("paxos_plain", "paxos_predicates", "chord_plain", "chord_predicates")) {
                 JsonNode figures = explore.path(run);
-                single("explore " + run.replace('_', ' ') + ": steps/s (per CPU s), paths/s",
-                        number(figures.path("steps_per_s")) + " (" + number(figures.path("steps_per_cpu_s")) + "), "
+                single("explore " + run.replace('_', ' ') + ": steps/s (per worker CPU s, per process CPU s), paths/s",
+                        number(figures.path("steps_per_s")) + " (" + number(figures.path("steps_per_cpu_s")) + ", "
+                                + (figures.has("steps_per_process_cpu_s")
+                                        ? number(figures.path("steps_per_process_cpu_s")) : "-") + "), "
                                 + number(figures.path("paths_per_s")));
             }
             explore.path("first_latest_response_violation_s").properties().forEach(e -> single(
