@@ -279,4 +279,19 @@ class ExploreCommandIT {
         assertThat(output.status()).isEqualTo(2);
         assertThat(output.err()).contains("--strategy bfs: expected random, dfs, dpor, pct or pos");
     }
+
+    @Test
+    void explore_walksWithoutScript_exits2WithOneLine() {
+        CliRun.Output output = CliRun.run("explore", "chord", "--walks", "3", "--out", work.resolve("x").toString());
+        assertThat(output.status()).isEqualTo(2);
+        assertThat(output.err()).contains("--walks needs --script");
+    }
+
+    @Test
+    void explore_negativeWalks_exits2WithOneLine() {
+        CliRun.Output output = CliRun.run("explore", "chord", "--walks", "-1", "--script", "../scripts/chord.py",
+                "--out", work.resolve("x").toString());
+        assertThat(output.status()).isEqualTo(2);
+        assertThat(output.err()).contains("--walks -1: expected 0 or more walks");
+    }
 }

@@ -91,6 +91,22 @@ public final class Explorer {
     }
 
     /**
+     * Runs the liveness search (MaceMC's critical transition, {@link LivenessSearch}) for every {@code @eventually}
+     * predicate of {@code report} with a suspected path, one after the other, and returns the report with each
+     * result; without {@code explore.walks()} it returns the report as it is.
+     */
+    public static ExploreReport searchLiveness(ExploreReport report, SimulationSettings settings, ExploreSettings explore,
+                                               Options options) {
+        java.util.List<Liveness> out = new java.util.ArrayList<>();
+        for (Liveness liveness : report.liveness()) {
+            Optional<LivenessSearch> search = options.stop().get() ? Optional.empty()
+                    : LivenessSearch.forSuspect(report, liveness, settings, explore, options);
+            out.add(search.map(s -> liveness.withCritical(s.run())).orElse(liveness));
+        }
+        return report.withLiveness(out);
+    }
+
+    /**
      * Writes, for each finding of {@code report}, its schedule and the trace made by running it again into
      * {@code directory}, checks the trace with {@code script} when there is one, and returns the report with each
      * finding's evidence: the files, the position where the checker reports the predicate and that of the violating

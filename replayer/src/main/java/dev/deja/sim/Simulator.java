@@ -42,34 +42,52 @@ public final class Simulator {
         }
     }
 
+    /** What a run in memory builds besides the run itself; a run that writes a trace always builds everything. */
+    public enum Detail {
+        /**
+         * Every recorded node's entries are built (and dropped), and the observer sees each step's first entry;
+         * messages travel encoded, as they do into a trace.
+         */
+        ENTRIES,
+        /**
+         * No entries are built and {@link SimulatedStep#entry()} is null; messages (and timer tags) that
+         * {@link dev.deja.trace.MessageCodec#shareable} allows reach their receiver as they are, neither encoded nor
+         * digested, and pending deliveries of such messages have a {@link ChoicePoint.Enabled#contentHash()} of 0.
+         * The same run as with {@link #ENTRIES}, answer for answer, and the cheapest: for searches that read neither
+         * entries nor message contents.
+         */
+        STEPS_ONLY
+    }
+
     /** What else a run may be given besides its settings. */
     public record Options(ChoiceSource choices, ClassLoader classLoader, Consumer<String> nodeOutput, String command,
-                          Exploration exploration, StepObserver observer, Optional<TraceStart> start) {
-        /** The seeded source of {@code settings}, this class's loader, node output discarded. */
+                          Exploration exploration, StepObserver observer, Optional<TraceStart> start,
+                          Detail detail) {
+        /** The seeded source of {@code settings}, this class's loader, node output discarded, entries built. */
         public static Options of(SimulationSettings settings) {
             return new Options(ChoiceSource.seeded(settings.seed()), Simulator.class.getClassLoader(), line -> { },
-                    "", Exploration.NONE, StepObserver.NONE, Optional.empty());
+                    "", Exploration.NONE, StepObserver.NONE, Optional.empty(), Detail.ENTRIES);
         }
 
         public Options withChoices(ChoiceSource source) {
-            return new Options(source, classLoader, nodeOutput, command, exploration, observer, start);
+            return new Options(source, classLoader, nodeOutput, command, exploration, observer, start, detail);
         }
 
         public Options withClassLoader(ClassLoader loader) {
-            return new Options(choices, loader, nodeOutput, command, exploration, observer, start);
+            return new Options(choices, loader, nodeOutput, command, exploration, observer, start, detail);
         }
 
         public Options withNodeOutput(Consumer<String> output) {
-            return new Options(choices, classLoader, output, command, exploration, observer, start);
+            return new Options(choices, classLoader, output, command, exploration, observer, start, detail);
         }
 
         /** The command line that started the run, kept in {@code trace.json}. */
         public Options withCommand(String text) {
-            return new Options(choices, classLoader, nodeOutput, text, exploration, observer, start);
+            return new Options(choices, classLoader, nodeOutput, text, exploration, observer, start, detail);
         }
 
         public Options withExploration(Exploration value) {
-            return new Options(choices, classLoader, nodeOutput, command, value, observer, start);
+            return new Options(choices, classLoader, nodeOutput, command, value, observer, start, detail);
         }
 
         /**
@@ -77,11 +95,17 @@ public final class Simulator {
          * booting every node afresh.
          */
         public Options withStart(TraceStart value) {
-            return new Options(choices, classLoader, nodeOutput, command, exploration, observer, Optional.of(value));
+            return new Options(choices, classLoader, nodeOutput, command, exploration, observer, Optional.of(value),
+                    detail);
         }
 
         public Options withObserver(StepObserver value) {
-            return new Options(choices, classLoader, nodeOutput, command, exploration, value, start);
+            return new Options(choices, classLoader, nodeOutput, command, exploration, value, start, detail);
+        }
+
+        /** What an in-memory run builds; ignored by a run that writes a trace. */
+        public Options withDetail(Detail value) {
+            return new Options(choices, classLoader, nodeOutput, command, exploration, observer, start, value);
         }
     }
 

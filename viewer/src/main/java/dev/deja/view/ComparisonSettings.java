@@ -9,8 +9,8 @@ import java.util.OptionalInt;
  *
  * @param traceA      run A, opened (its node states are replayed from it)
  * @param traceB      run B, opened
- * @param at          the position of run A whose step is compared (run B at its {@linkplain TraceComparison#aligned
- *                    aligned} position); empty: the first difference
+ * @param at          the position of run A whose step is compared (see {@link TraceComparison#cut}); empty: A's
+ *                    first difference
  * @param widthPixels a picture's width, or 0 to choose one
  * @param classLoader loads node and message classes for replaying
  */

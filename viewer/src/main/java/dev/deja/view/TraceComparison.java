@@ -282,19 +282,41 @@ public final class TraceComparison {
     }
 
     /**
-     * The position of the other run to compare with {@code position} of {@code side}'s run: the counterpart in the
-     * common prefix; past it, as many entries past the other run's first difference as {@code position} is past
-     * its own run's first difference (clipped to the other run's end), as MaceMC's debugger compares the same step
-     * of two runs.
+     * The entry of the other run to show with {@code position} of {@code side}'s run: the entry at the same index
+     * of the same node's log (its counterpart in the common prefix), or the node's last entry if the other run has
+     * fewer; -1 if the node has no entry there at all.
      */
     public int aligned(Side side, int position) {
-        int counterpart = counterpart(side, position);
-        if (counterpart >= 0) {
-            return counterpart;
-        }
+        TraceModel from = model(side);
         TraceModel other = model(side.other());
-        int own = firstDifference(side).orElse(model(side).size());
-        int theirs = firstDifference(side.other()).orElse(other.size());
-        return Math.max(0, Math.min(other.size() - 1, theirs + Math.max(0, position - own)));
+        int lane = from.laneOf(position);
+        int size = other.laneSize(lane);
+        return size == 0 ? -1 : other.positionOf(lane, Math.min(from.ordinal(position), size - 1));
+    }
+
+    /**
+     * The step {@code position} of {@code side}'s run stands for, as how many entries of each node's log (by lane)
+     * that run had recorded up to and including it. Each node's state at a step is its state after that many of
+     * its entries, in either run: a node's state depends on its own log alone, so the nodes whose entries up to the
+     * step are common have the same state in both runs, and a difference shows where the logs part.
+     */
+    public int[] cut(Side side, int position) {
+        TraceModel model = model(side);
+        int[] cut = new int[model.nodes().size()];
+        for (int lane = 0; lane < cut.length; lane++) {
+            // The number of the lane's entries at positions <= position: a binary search on the lane's positions.
+            int low = 0;
+            int high = model.laneSize(lane);
+            while (low < high) {
+                int middle = (low + high) >>> 1;
+                if (model.positionOf(lane, middle) <= position) {
+                    low = middle + 1;
+                } else {
+                    high = middle;
+                }
+            }
+            cut[lane] = low;
+        }
+        return cut;
     }
 }

@@ -76,18 +76,25 @@ public final class Viewer {
      * The comparison of two runs in words, as {@code deja view A --compare B --text} prints it: both runs, the
      * common prefix, where each node's log parts, and every node's state in both runs at the compared step with the
      * members that differ ({@code full}: the nodes whose states are equal listed in full too). Replays both runs up
-     * to the step.
+     * to the step, telling {@code progress} of each entry replayed (see {@link #entriesToReplay}).
      */
-    public static String comparisonText(TraceComparison comparison, ComparisonSettings settings, boolean full) {
-        return dev.deja.view.internal.Comparisons.report(comparison, settings, full);
+    public static String comparisonText(TraceComparison comparison, ComparisonSettings settings, boolean full,
+                                        java.util.function.LongConsumer progress) {
+        return dev.deja.view.internal.Comparisons.report(comparison, settings, full, progress);
+    }
+
+    /** How many entries a comparison's text or picture replays (both runs up to the compared step). */
+    public static long entriesToReplay(TraceComparison comparison, ComparisonSettings settings) {
+        return dev.deja.view.internal.Comparisons.entriesToReplay(comparison, settings);
     }
 
     /**
      * Draws two compared runs to a PNG file (no display needed): run A's graph over run B's around the compared
      * step, the common prefix faded, and the state diff of every node at the step. Replays both runs up to there.
      */
-    public static void writeComparisonPng(TraceComparison comparison, ComparisonSettings settings, Path file) {
-        var states = dev.deja.view.internal.Comparisons.states(comparison, settings);
+    public static void writeComparisonPng(TraceComparison comparison, ComparisonSettings settings, Path file,
+                                          java.util.function.LongConsumer progress) {
+        var states = dev.deja.view.internal.Comparisons.states(comparison, settings, progress);
         FxToolkit.start(FxToolkit.Mode.HEADLESS);
         dev.deja.view.internal.Comparisons.writePng(comparison, settings, states, file);
     }

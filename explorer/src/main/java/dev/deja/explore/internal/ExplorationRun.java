@@ -60,6 +60,10 @@ public final class ExplorationRun implements Exploration {
     private final AtomicBoolean firstFound = new AtomicBoolean();
     private final Map<String, Finding> best = new LinkedHashMap<>();
     private final Map<String, Long> counts = new LinkedHashMap<>();
+    /** Per eventually predicate: paths judged, suspected, and live by each of {@link #depths}. */
+    private final Map<String, long[]> liveness = new LinkedHashMap<>();
+    private final Map<String, Long> nonLiveFrom = new LinkedHashMap<>();
+    private final long[] depths;
     private volatile List<String> predicates = List.of();
     private volatile String search = "";
     private volatile boolean exhausted;
@@ -70,6 +74,7 @@ public final class ExplorationRun implements Exploration {
         this.settings = settings;
         this.explore = explore;
         this.options = options;
+        this.depths = dev.deja.explore.Liveness.depths(explore.maxDepth());
         this.exploration = new Simulator.Exploration(explore.windowMillis(),
                 explore.faults().maxCrashes() > 0, explore.faults().maxPartitions() > 0, Explorer.ISOLATION_MILLIS);
         if (options.script().isPresent()) {
@@ -152,10 +157,23 @@ public final class ExplorationRun implements Exploration {
             }
         }
         findings.sort(Comparator.comparing(Finding::kind).thenComparing(f -> predicates.indexOf(f.predicate())));
+        List<dev.deja.explore.Liveness> live = new ArrayList<>();
+        synchronized (best) {
+            for (Map.Entry<String, long[]> entry : liveness.entrySet()) {
+                long[] counted = entry.getValue();
+                List<dev.deja.explore.Liveness.DepthShare> shares = new ArrayList<>();
+                for (int i = 0; i < depths.length; i++) {
+                    shares.add(new dev.deja.explore.Liveness.DepthShare(depths[i], counted[2 + i]));
+                }
+                live.add(new dev.deja.explore.Liveness(entry.getKey(), counted[0], shares, counted[1],
+                        nonLiveFrom.getOrDefault(entry.getKey(), -1L), Optional.empty()));
+            }
+        }
+        live.sort(Comparator.comparing(l -> predicates.indexOf(l.predicate())));
         return new ExploreReport(explore.strategy(), explore.seed(), workers, paths.get(), steps.get(),
                 hash ? visited.get() : 0, hash ? distinct.size() : 0, deepest.get(),
                 Duration.ofNanos(System.nanoTime() - startNanos), ending, search, predicates, findings,
-                Duration.ofNanos(cpuNanos.get()));
+                Duration.ofNanos(cpuNanos.get()), live);
     }
 
     /** One work unit of a split tree search, under one iteration's depth bound. */
@@ -393,6 +411,24 @@ public final class ExplorationRun implements Exploration {
         for (LiveMonitor.Hit error : result.errors()) {
             offer(Finding.Kind.ERROR, error, result, result.scheduleUpTo(error, exploration));
         }
+        if (result.violation().isEmpty()) {
+            synchronized (best) {
+                for (Map.Entry<String, Long> open : result.openAtEnd().entrySet()) {
+                    long[] counted = liveness.computeIfAbsent(open.getKey(), k -> new long[2 + depths.length]);
+                    counted[0]++;
+                    counted[1]++;
+                }
+                for (Map.Entry<String, Long> held : result.liveFrom().entrySet()) {
+                    long[] counted = liveness.computeIfAbsent(held.getKey(), k -> new long[2 + depths.length]);
+                    counted[0]++;
+                    for (int i = 0; i < depths.length; i++) {
+                        if (held.getValue() <= depths[i]) {
+                            counted[2 + i]++;
+                        }
+                    }
+                }
+            }
+        }
         for (Map.Entry<String, Long> open : result.openAtEnd().entrySet()) {
             // The whole path's schedule is built only when this path is the shortest so far: most paths are not.
             String key = Finding.Kind.EVENTUALLY_OPEN_AT_END + " " + open.getKey();
@@ -403,6 +439,7 @@ public final class ExplorationRun implements Exploration {
                         || (result.steps() == current.steps() && result.path() < current.path())) {
                     Schedule whole = result.recorder().schedule(result.recorder().size(), exploration, result.steps(),
                             result.ending() == SimulationResult.Ending.STOPPED);
+                    nonLiveFrom.put(open.getKey(), open.getValue() + 1);
                     best.put(key, new Finding(open.getKey(), Finding.Kind.EVENTUALLY_OPEN_AT_END, 1, result.path(),
                             result.steps(), "", "false since step " + open.getValue() + " to the end", 0, -1, -1, "",
                             Map.of(), whole, Optional.empty()));

@@ -33,12 +33,13 @@ final class PathRunner {
     private final StateHasher hasher;
     private final Set<Long> distinct;
     private final BooleanSupplier interrupted;
+    private final Simulator.Detail detail;
     private Optional<TraceStart> start = Optional.empty();
 
     /** What one path did. */
     record Result(long path, long steps, SimulationResult.Ending ending, boolean redundant, long statesVisited,
                   Optional<LiveMonitor.Hit> violation, List<LiveMonitor.Hit> errors, Map<String, Long> openAtEnd,
-                  Recorder recorder) {
+                  Map<String, Long> liveFrom, Recorder recorder) {
         /** The schedule that runs this path again up to the step of {@code hit}. */
         Schedule scheduleUpTo(LiveMonitor.Hit hit, Simulator.Exploration exploration) {
             return recorder.schedule(hit.answers(), exploration, hit.step() + 1, true);
@@ -55,6 +56,8 @@ final class PathRunner {
         this.hasher = hash ? new StateHasher(explore.hashExcludes()) : null;
         this.distinct = distinct;
         this.interrupted = interrupted;
+        // Predicates read the entries and the state hash reads message contents; without either, build neither.
+        this.detail = monitor == null && !hash ? Simulator.Detail.STEPS_ONLY : Simulator.Detail.ENTRIES;
     }
 
     /** Starts every path from the recorded state {@code value} rebuilds, when present. */
@@ -73,7 +76,7 @@ final class PathRunner {
         boolean redundant = false;
         try {
             Simulator.Options options = Simulator.Options.of(settings).withChoices(recorder)
-                    .withClassLoader(loader).withExploration(exploration).withObserver(observer);
+                    .withClassLoader(loader).withExploration(exploration).withObserver(observer).withDetail(detail);
             ending = Simulator.runInMemory(settings, start.map(options::withStart).orElse(options)).ending();
         } catch (TreeSearch.Redundant e) {
             ending = SimulationResult.Ending.STOPPED;
@@ -84,7 +87,8 @@ final class PathRunner {
         }
         return new Result(path, observer.steps, ending, redundant, observer.visited, observer.violation,
                 monitor == null ? List.of() : monitor.errors(),
-                monitor == null || observer.violation.isPresent() ? Map.of() : monitor.openAtEnd(), recorder);
+                monitor == null || observer.violation.isPresent() ? Map.of() : monitor.openAtEnd(),
+                monitor == null || observer.violation.isPresent() ? Map.of() : monitor.liveFromAtEnd(), recorder);
     }
 
     private final class Observer implements StepObserver {

@@ -32,8 +32,14 @@ final class SimulatedPlatform implements Platform {
     private final Map<String, String> args;
     final boolean recorded;
     private final List<NodeId> peers;
-    private final Map<String, byte[]> current = new HashMap<>();
+    /** What survives a crash: the storage as of the last sync. */
     private final Map<String, byte[]> durable = new HashMap<>();
+    /**
+     * Writes since the last sync, over {@link #durable} ({@link #DELETED} for a deletion): a sync applies only them,
+     * rather than copying the whole storage, and a crash drops them.
+     */
+    private final Map<String, byte[]> unsynced = new HashMap<>();
+    private static final byte[] DELETED = new byte[0];
     final Set<Long> liveTimers = new HashSet<>();
     private final EntrySink sink = new EntrySink();
     long skewMillis;
@@ -78,7 +84,7 @@ final class SimulatedPlatform implements Platform {
             crashed = false;
         }
         runner = new NodeRunner(instance, new NodeRunner.Setup(id, peers, args, incarnation, initialLamport,
-                firstSeq, crashedIncarnation), this, engine.codec, recorded ? sink : null);
+                firstSeq, crashedIncarnation), this, engine.codec, recorded && engine.buildsEntries ? sink : null);
         up = true;
         runner.start();
     }
@@ -99,8 +105,15 @@ final class SimulatedPlatform implements Platform {
         incarnation = twin.incarnation;
         nextSeq = twin.nextSeq;
         lastLamport = twin.lastLamport;
-        current.putAll(twin.current);
         durable.putAll(twin.durable);
+        for (Map.Entry<String, byte[]> entry : twin.current.entrySet()) {
+            unsynced.put(entry.getKey(), entry.getValue());
+        }
+        for (String key : durable.keySet()) {
+            if (!twin.current.containsKey(key)) {
+                unsynced.put(key, DELETED); // deleted and not yet synced
+            }
+        }
         up = true;
         if (recorded != null && engine.traceDirectory != null) {
             writer = copyPrefix(recorded, twin.nextSeq);
@@ -139,15 +152,24 @@ final class SimulatedPlatform implements Platform {
 
     /** The entry that began the last handler call (its receive, timer, start or crash), or null for the driver. */
     TraceEvent lastHandlerEntry() {
-        return recorded ? sink.first : null;
+        return recorded && engine.buildsEntries ? sink.first : null;
+    }
+
+    /** How many entries this node recorded (or would have), in all its incarnations so far. */
+    long entriesRecorded() {
+        return runner != null ? runner.nextSeq() : nextSeq;
     }
 
     void crash() {
+        if (!engine.buildsEntries) {
+            // No sink kept these: the runner has them.
+            nextSeq = runner.nextSeq();
+            lastLamport = runner.lamport();
+        }
         up = false;
         crashed = true;
         liveTimers.clear();
-        current.clear();
-        current.putAll(durable); // writes not yet synced are lost
+        unsynced.clear(); // writes not yet synced are lost
         if (writer != null) {
             writer.abandon();
             writer = null;
@@ -175,28 +197,52 @@ final class SimulatedPlatform implements Platform {
 
     @Override
     public Optional<byte[]> storageRead(String key) {
-        byte[] value = current.get(key);
-        return value == null ? Optional.empty() : Optional.of(value.clone());
+        byte[] value = unsynced.get(key);
+        if (value == null) {
+            value = durable.get(key);
+        }
+        return value == null || value == DELETED ? Optional.empty() : Optional.of(value.clone());
     }
 
     @Override
     public void storageWrite(String key, byte[] value) {
         if (value == null) {
-            current.remove(key);
+            unsynced.put(key, DELETED);
         } else {
-            current.put(key, value.clone());
+            unsynced.put(key, value.clone());
         }
     }
 
     @Override
     public void storageSync() {
-        durable.clear();
-        durable.putAll(current);
+        for (Map.Entry<String, byte[]> write : unsynced.entrySet()) {
+            if (write.getValue() == DELETED) {
+                durable.remove(write.getKey());
+            } else {
+                durable.put(write.getKey(), write.getValue());
+            }
+        }
+        unsynced.clear();
+    }
+
+    @Override
+    public boolean takesSharedMessages() {
+        return !engine.buildsEntries;
     }
 
     @Override
     public void transmit(NodeId to, long senderLamport, long messageId, Payload message) {
-        if (!engine.nodes.containsKey(to)) {
+        send(to, senderLamport, messageId, message, null);
+    }
+
+    @Override
+    public void transmitShared(NodeId to, long senderLamport, long messageId, Object message) {
+        send(to, senderLamport, messageId, null, message);
+    }
+
+    /** One of {@code encoded} and {@code shared} is null. */
+    private void send(NodeId to, long senderLamport, long messageId, Payload encoded, Object shared) {
+        if (!engine.byId.containsKey(to)) {
             return; // a client that does not run in a continued recording: nobody receives it
         }
         if (engine.partitioned(id, to)
@@ -214,14 +260,15 @@ final class SimulatedPlatform implements Platform {
             delivery.senderLamport = senderLamport;
             delivery.id = messageId;
             delivery.copy = copy;
-            delivery.message = message;
+            delivery.message = encoded;
+            delivery.shared = shared;
             engine.schedule(delivery);
         }
     }
 
     @Override
     public boolean knows(NodeId node) {
-        return engine.addressable != null ? engine.addressable.contains(node) : engine.nodes.containsKey(node);
+        return engine.addressable != null ? engine.addressable.contains(node) : engine.byId.containsKey(node);
     }
 
     @Override

@@ -25,6 +25,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,8 +51,26 @@ public final class SimulationEngine {
     final ChoiceSource choices;
     final Simulator.Exploration exploration;
     final MessageCodec codec;
+    /**
+     * Whether recorded nodes build their entries: always with a trace or when continuing a recording (whose replayed
+     * runners record), and in memory unless asked not to.
+     */
+    final boolean buildsEntries;
     final InstantSource virtualClock = () -> Instant.ofEpochMilli(this.nowMillis);
     final Map<NodeId, SimulatedPlatform> nodes = new TreeMap<>();
+    /** The same nodes for lookups at every step: a hash lookup rather than a string comparison per tree level. */
+    final Map<NodeId, SimulatedPlatform> byId = new HashMap<>();
+    /** The workload driver's platform, or null. */
+    private SimulatedPlatform driver;
+    /** Simple names of message and tag classes, computed once per class rather than at every event. */
+    private static final ClassValue<String> SIMPLE_NAMES = new ClassValue<>() {
+        @Override
+        protected String computeValue(Class<?> type) {
+            return Pending.simpleName(type.getName());
+        }
+    };
+    private static final java.util.concurrent.ConcurrentHashMap<String, String> SIMPLE_TYPES =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private List<NodeId> clusterIds;
     /** When the run continues a recording: every id a node may send to (unrecorded clients too); else null. */
     java.util.Set<NodeId> addressable;
@@ -78,7 +97,9 @@ public final class SimulationEngine {
         this.choices = options.choices();
         this.exploration = options.exploration();
         this.observer = options.observer();
-        this.codec = new MessageCodec(options.classLoader());
+        this.codec = MessageCodec.shared(options.classLoader());
+        this.buildsEntries = traceDirectory != null || options.detail() == Simulator.Detail.ENTRIES
+                || options.start().isPresent();
         this.clusterIds = settings.nodes().keySet().stream().sorted().toList();
     }
 
@@ -99,6 +120,7 @@ public final class SimulationEngine {
             }
             settings.driver().ifPresent(d -> nodes.put(d.id(), new SimulatedPlatform(this, d.id(), d.className(), Map.of(),
                     false, clusterIds)));
+            indexNodes();
             for (SimulatedPlatform node : nodes.values()) {
                 node.skewMillis = drawSkew(node.id);
             }
@@ -112,6 +134,9 @@ public final class SimulationEngine {
         }
         for (SimulatedPlatform node : nodes.values()) {
             node.finish();
+            if (!buildsEntries && node.recorded) {
+                entries += node.entriesRecorded();
+            }
         }
         if (traceDirectory != null) {
             launcherEvents.sort((a, b) -> Long.compare(a.atMillis(), b.atMillis()));
@@ -156,6 +181,7 @@ public final class SimulationEngine {
         long offset = recordedNow - EPOCH_MILLIS;
         handOver.starts().forEach((id, start) -> nodes.put(id, new SimulatedPlatform(this, id, start.nodeClass(),
                 start.args(), true, start.peers())));
+        indexNodes();
         for (SimulatedPlatform node : nodes.values()) {
             node.skewMillis = offset + drawSkew(node.id);
         }
@@ -185,6 +211,11 @@ public final class SimulationEngine {
             }
         }
         return loop();
+    }
+
+    private void indexNodes() {
+        byId.putAll(nodes);
+        driver = settings.driver().map(d -> nodes.get(d.id())).orElse(null);
     }
 
     private SimulationResult.Ending loop() {
@@ -228,7 +259,7 @@ public final class SimulationEngine {
             }
             // A later event run first makes the earlier ones late: time never goes back.
             nowMillis = Math.max(nowMillis, next.dueMillis);
-            SimulatedPlatform node = nodes.get(next.node);
+            SimulatedPlatform node = byId.get(next.node);
             long step = steps;
             causeStep = step;
             if (execute(next, node)) {
@@ -256,7 +287,11 @@ public final class SimulationEngine {
                     dropped++;
                     return false;
                 }
-                node.runner.deliver(next.from, next.senderLamport, next.id, next.message);
+                if (next.shared != null) {
+                    node.runner.deliverShared(next.from, next.senderLamport, next.id, next.shared);
+                } else {
+                    node.runner.deliver(next.from, next.senderLamport, next.id, next.message);
+                }
                 return true;
             }
             case TIMER -> {
@@ -311,9 +346,7 @@ public final class SimulationEngine {
     }
 
     private boolean driverFinished() {
-        return settings.driver().map(d -> nodes.get(d.id()) != null
-                        && nodes.get(d.id()).instance instanceof WorkloadDriver driver && driver.finished())
-                .orElse(false);
+        return driver != null && driver.instance instanceof WorkloadDriver workload && workload.finished();
     }
 
     void schedule(Pending pending) {
@@ -377,8 +410,12 @@ public final class SimulationEngine {
         long id;
         int copy;
         Payload message;
+        /** A message handed over as it is (see {@link Simulator.Detail#STEPS_ONLY}), instead of {@link #message}. */
+        Object shared;
         int incarnation;
         String tagType = "";
+        /** What {@link #describe()} returns, built once: the queue's events are described at every choice. */
+        private ChoicePoint.Enabled described;
 
         Pending(Kind kind, long dueMillis, long order, NodeId node, long causeStep) {
             this.kind = kind;
@@ -389,15 +426,26 @@ public final class SimulationEngine {
         }
 
         ChoicePoint.Enabled describe() {
+            if (described != null) {
+                return described;
+            }
             ChoicePoint.EventKind eventKind = switch (kind) {
                 case DELIVERY -> ChoicePoint.EventKind.DELIVERY;
                 case TIMER -> ChoicePoint.EventKind.TIMER;
                 case RESTART -> ChoicePoint.EventKind.RESTART;
             };
-            String type = message != null ? message.simpleType() : tagType;
-            return new ChoicePoint.Enabled(eventKind, node, from, kind == Kind.TIMER ? ((long) incarnation << 40) | id : id,
-                    copy, type, dueMillis - EPOCH_MILLIS, causeStep,
-                    message != null ? java.util.Arrays.hashCode(message.bytes()) : 0);
+            String type = message != null ? SIMPLE_TYPES.computeIfAbsent(message.type(), Pending::simpleName)
+                    : shared != null ? SIMPLE_NAMES.get(shared.getClass()) : tagType;
+            described = new ChoicePoint.Enabled(eventKind, node, from,
+                    kind == Kind.TIMER ? ((long) incarnation << 40) | id : id, copy, type, dueMillis - EPOCH_MILLIS,
+                    causeStep, message != null ? java.util.Arrays.hashCode(message.bytes()) : 0);
+            return described;
+        }
+
+        /** As {@link Payload#simpleType()} does it. */
+        static String simpleName(String type) {
+            int dot = Math.max(type.lastIndexOf('.'), type.lastIndexOf('$'));
+            return type.substring(dot + 1);
         }
 
         @Override

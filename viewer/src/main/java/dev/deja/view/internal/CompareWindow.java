@@ -48,9 +48,10 @@ import javafx.stage.WindowEvent;
  * share faded, and under them every node's state in both runs at the selected step, the members that differ
  * highlighted ({@code name = value in A → value in B} in amber, members only in B green, only in A red).
  *
- * <p>Time travel moves both runs together: selecting an entry of one run selects its counterpart in the other on
- * the common prefix, and past it the entry as many steps past the other run's first difference (see
- * {@link TraceComparison#aligned}). Both graphs share one zoom; each keeps its selection in view.
+ * <p>Time travel moves both runs together: selecting an entry of one run selects the entry at the same index of
+ * the same node's log in the other (its counterpart on the common prefix; see {@link TraceComparison#aligned}), and
+ * the states are every node's after as many of its own entries as the selected run had recorded up to the
+ * selection ({@link TraceComparison#cut}). Both graphs share one zoom; each keeps its selection in view.
  *
  * <p>Every method runs on the JavaFX thread; states are replayed on a worker thread and shown when they arrive,
  * unless the selection moved on meanwhile.
@@ -75,8 +76,8 @@ public final class CompareWindow {
         return thread;
     });
     private final AtomicInteger latestRequest = new AtomicInteger();
-    /** Every node's rendered state after a position, per run; touched by the worker only. */
-    private final Map<Side, Map<Integer, Map<NodeId, ObjectTree>>> rendered = new EnumMap<>(Side.class);
+    /** Every node's rendered state at a cut, per run; touched by the worker only. */
+    private final Map<Side, Map<String, Map<NodeId, ObjectTree>>> rendered = new EnumMap<>(Side.class);
     private double pixelsPerEvent = DEFAULT_PIXELS_PER_EVENT;
     private ComparedStates shownStates;
 
@@ -157,7 +158,7 @@ public final class CompareWindow {
             graphs.put(side, new Graph(side));
             rendered.put(side, new LinkedHashMap<>(32, 0.75f, true) {
                 @Override
-                protected boolean removeEldestEntry(Map.Entry<Integer, Map<NodeId, ObjectTree>> eldest) {
+                protected boolean removeEldestEntry(Map.Entry<String, Map<NodeId, ObjectTree>> eldest) {
                     return size() > CACHED_STEPS;
                 }
             });
@@ -271,14 +272,17 @@ public final class CompareWindow {
         Graph graph = graphs.get(side);
         Graph other = graphs.get(side.other());
         graph.selected = position;
-        other.selected = comparison.aligned(side, position);
+        int aligned = comparison.aligned(side, position);
+        if (aligned >= 0) {
+            other.selected = aligned;
+        }
         jumpField.setText(Integer.toString(graphs.get(Side.A).selected));
         for (Graph g : graphs.values()) {
             g.ensureVisible();
             g.repaint();
         }
         status.setText(statusText());
-        fetchStates(graphs.get(Side.A).selected, graphs.get(Side.B).selected);
+        fetchStates(side, position);
     }
 
     /** Steps A's selection along the whole trace. */
@@ -361,29 +365,32 @@ public final class CompareWindow {
         int b = graphs.get(Side.B).selected;
         boolean common = comparison.isCommon(Side.A, a);
         return String.format(Locale.ROOT, "A %d, B %d: %s   common prefix %d entries", a, b,
-                common ? "the same entry in both runs" : "outside the common prefix (B at the same distance from its"
-                        + " first difference)", comparison.commonSize());
+                common ? "the same entry in both runs" : "outside the common prefix (B: the same node's entry at the"
+                        + " same index)", comparison.commonSize());
     }
 
     // ---- states ----
 
-    private void fetchStates(int positionA, int positionB) {
+    private void fetchStates(Side side, int position) {
         int ticket = latestRequest.incrementAndGet();
-        stateStatus.setText("replaying both runs to A " + positionA + " and B " + positionB + "…");
+        stateStatus.setText("replaying both runs to " + side + " " + position + "…");
         worker.execute(() -> {
             if (latestRequest.get() != ticket) {
                 return;
             }
             try {
                 long start = System.nanoTime();
+                int[] cut = comparison.cut(side, position);
                 List<NodeId> nodes = comparison.a().nodes();
-                Map<NodeId, ObjectTree> a = statesOf(Side.A, settings.traceA(), nodes, positionA);
-                Map<NodeId, ObjectTree> b = statesOf(Side.B, settings.traceB(), nodes, positionB);
-                ComparedStates states = ComparedStates.of(positionA, positionB, nodes, a, b);
+                Map<NodeId, ObjectTree> a = statesOf(Side.A, settings.traceA(), cut);
+                Map<NodeId, ObjectTree> b = statesOf(Side.B, settings.traceB(), cut);
+                int other = comparison.aligned(side, position);
+                ComparedStates states = ComparedStates.of(side == Side.A ? position : other,
+                        side == Side.B ? position : other, nodes, a, b);
                 double seconds = (System.nanoTime() - start) / 1e9;
                 Platform.runLater(() -> {
                     if (latestRequest.get() == ticket) {
-                        showStates(states, seconds);
+                        showStates(side, states, seconds);
                     }
                 });
             } catch (RuntimeException e) {
@@ -397,20 +404,28 @@ public final class CompareWindow {
         });
     }
 
-    private Map<NodeId, ObjectTree> statesOf(Side side, Trace trace, List<NodeId> nodes, int position) {
-        Map<Integer, Map<NodeId, ObjectTree>> cache = rendered.get(side);
-        Map<NodeId, ObjectTree> states = cache.get(position);
+    /** Every node's state after as many of its entries as {@code cut} says, in one run (remembered for a while). */
+    private Map<NodeId, ObjectTree> statesOf(Side side, Trace trace, int[] cut) {
+        TraceModel model = comparison.model(side);
+        int[] clipped = new int[cut.length];
+        for (int lane = 0; lane < cut.length; lane++) {
+            clipped[lane] = Math.min(cut[lane], model.laneSize(lane));
+        }
+        Map<String, Map<NodeId, ObjectTree>> cache = rendered.get(side);
+        String key = java.util.Arrays.toString(clipped);
+        Map<NodeId, ObjectTree> states = cache.get(key);
         if (states == null) {
-            states = ComparedStates.statesAt(trace, nodes, position, settings.classLoader());
-            cache.put(position, states);
+            states = ComparedStates.statesAt(trace, model, clipped, settings.classLoader(), replayed -> { });
+            cache.put(key, states);
         }
         return states;
     }
 
-    private void showStates(ComparedStates states, double seconds) {
+    private void showStates(Side side, ComparedStates states, double seconds) {
         shownStates = states;
-        stateStatus.setText(String.format(Locale.ROOT, "after A position %d and B position %d: %d of %d node(s) differ"
-                        + " (replayed in %.2f s)", states.positionA(), states.positionB(), states.differingNodes(),
+        stateStatus.setText(String.format(Locale.ROOT, "each node after its entries up to %s position %d (A %d, B %d): "
+                        + "%d of %d node(s) differ (%.2f s)", side, side == Side.A ? states.positionA()
+                        : states.positionB(), states.positionA(), states.positionB(), states.differingNodes(),
                 states.nodes().size(), seconds));
         TreeItem<ObjectTree.Diff> root = new TreeItem<>();
         for (ComparedStates.NodeStates node : states.nodes()) {

@@ -10,14 +10,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongConsumer;
+import dev.deja.view.TraceModel;
 
 /**
  * Every node's state in two runs at one step each, member by member, as MaceMC's debugger diffs a violating run
  * against a live one: the state of a node in run A is the "before" side of {@link ObjectTree#diff}, its state in
  * run B the "after" side, so a changed member reads {@code name = valueInA → valueInB}.
  *
- * @param positionA the position of run A the states are taken after
- * @param positionB the position of run B the states are taken after
+ * @param positionA the step in run A: each node's state after its entries up to this position
+ * @param positionB the entry of run B shown with it (each node's state there is after as many of its entries as
+ *                  in run A)
  * @param nodes     every node's states and their difference, in lane order
  */
 public record ComparedStates(int positionA, int positionB, List<NodeStates> nodes) {
@@ -56,28 +59,45 @@ public record ComparedStates(int positionA, int positionB, List<NodeStates> node
     }
 
     /**
-     * Replays {@code trace} up to and including {@code position} and renders every node there.
+     * Replays {@code trace} until every node has replayed as many of its entries as {@code cut} says (by lane) and
+     * renders each node right after its last one (a node with none is not running).
      *
      * @throws IllegalArgumentException if the replay does not get there, naming the trace and the reason
      */
-    static Map<NodeId, ObjectTree> statesAt(Trace trace, List<NodeId> nodes, int position, ClassLoader classLoader) {
+    static Map<NodeId, ObjectTree> statesAt(Trace trace, TraceModel model, int[] cut, ClassLoader classLoader,
+                                            LongConsumer progress) {
+        List<NodeId> nodes = model.nodes();
         Map<NodeId, ObjectTree> states = new LinkedHashMap<>();
+        long last = -1;
+        for (int lane = 0; lane < cut.length; lane++) {
+            int entries = Math.min(cut[lane], model.laneSize(lane));
+            if (entries == 0) {
+                states.put(nodes.get(lane), rename(NOT_RUNNING, nodes.get(lane)));
+            } else {
+                last = Math.max(last, model.positionOf(lane, entries - 1));
+            }
+        }
+        if (last < 0) {
+            return states;
+        }
         ReplayResult result = Replayer.replay(trace, Replayer.Options.defaults().withClassLoader(classLoader)
-                .withKeepGoing(true).withPartial(true).withUntilPosition(position + 1L)
+                .withKeepGoing(true).withPartial(true).withUntilPosition(last + 1)
                 .withListener((event, at, state) -> {
-                    if (at == position) {
-                        for (NodeId node : nodes) {
-                            Optional<Node> live = state.node(node);
-                            states.put(node, live.isPresent()
-                                    ? ObjectTrees.render(node.value(), live.get()) : rename(NOT_RUNNING, node));
-                        }
+                    progress.accept(1);
+                    NodeId node = event.entry().node();
+                    int lane = model.lane(node);
+                    if (lane >= 0 && event.entry().seq() == Math.min(cut[lane], model.laneSize(lane)) - 1) {
+                        Optional<Node> live = state.node(node);
+                        states.put(node, live.isPresent()
+                                ? ObjectTrees.render(node.value(), live.get()) : rename(NOT_RUNNING, node));
                     }
                 }));
-        if (states.isEmpty()) {
+        if (states.size() < nodes.size()) {
+            List<String> missing = nodes.stream().filter(n -> !states.containsKey(n)).map(NodeId::value).toList();
             String why = result.divergences().isEmpty() ? "it stopped before"
                     : "it diverged: " + result.divergences().getFirst().describe();
-            throw new IllegalArgumentException(trace.directory() + ": the replay did not reach position " + position
-                    + " (" + why + "); see deja replay " + trace.directory());
+            throw new IllegalArgumentException(trace.directory() + ": the replay did not reach the step for "
+                    + String.join(", ", missing) + " (" + why + "); see deja replay " + trace.directory());
         }
         return states;
     }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.LongConsumer;
 
 /** The comparison of two runs in words: the common prefix, where each node's log parts, the state diff. */
 public final class Comparisons {
@@ -19,13 +20,43 @@ public final class Comparisons {
     }
 
     /** The states of every node at the settings' step in both runs (replays both up to there). */
-    public static ComparedStates states(TraceComparison comparison, ComparisonSettings settings) {
+    public static ComparedStates states(TraceComparison comparison, ComparisonSettings settings, LongConsumer progress) {
         int positionA = settings.stepA(comparison);
-        int positionB = comparison.aligned(Side.A, positionA);
+        return states(comparison, settings, Side.A, positionA, progress);
+    }
+
+    /**
+     * Every node's state in both runs at the step {@code position} of {@code side}'s run stands for: after as many
+     * of its entries as that run had up to there (see {@link TraceComparison#cut}).
+     */
+    static ComparedStates states(TraceComparison comparison, ComparisonSettings settings, Side side, int position,
+                                 LongConsumer progress) {
+        int[] cut = comparison.cut(side, position);
+        int other = comparison.aligned(side, position);
+        int positionA = side == Side.A ? position : other;
+        int positionB = side == Side.B ? position : other;
         List<NodeId> nodes = comparison.a().nodes();
         return ComparedStates.of(positionA, positionB, nodes,
-                ComparedStates.statesAt(settings.traceA(), nodes, positionA, settings.classLoader()),
-                ComparedStates.statesAt(settings.traceB(), nodes, positionB, settings.classLoader()));
+                ComparedStates.statesAt(settings.traceA(), comparison.a(), cut, settings.classLoader(), progress),
+                ComparedStates.statesAt(settings.traceB(), comparison.b(), cut, settings.classLoader(), progress));
+    }
+
+    /** How many entries {@link #states} replays at most: both runs up to the compared step. */
+    public static long entriesToReplay(TraceComparison comparison, ComparisonSettings settings) {
+        int positionA = settings.stepA(comparison);
+        int[] cut = comparison.cut(Side.A, positionA);
+        long total = 0;
+        for (TraceModel model : List.of(comparison.a(), comparison.b())) {
+            int last = -1;
+            for (int lane = 0; lane < cut.length; lane++) {
+                int entries = Math.min(cut[lane], model.laneSize(lane));
+                if (entries > 0) {
+                    last = Math.max(last, model.positionOf(lane, entries - 1));
+                }
+            }
+            total += last + 1;
+        }
+        return total;
     }
 
     /** Draws the picture of the comparison (the toolkit must be running). */
@@ -90,10 +121,11 @@ public final class Comparisons {
     }
 
     /** The summary and the state diff at the settings' step, as {@code deja view --compare --text} prints it. */
-    public static String report(TraceComparison comparison, ComparisonSettings settings, boolean full) {
-        ComparedStates states = states(comparison, settings);
-        return summary(comparison) + String.format(Locale.ROOT, "state after A position %d and B position %d: %d of %d"
-                        + " node(s) differ (- A, + B)%n", states.positionA(), states.positionB(), states.differingNodes(),
+    public static String report(TraceComparison comparison, ComparisonSettings settings, boolean full,
+                                LongConsumer progress) {
+        ComparedStates states = states(comparison, settings, progress);
+        return summary(comparison) + String.format(Locale.ROOT, "state of every node at A position %d (in B: after"
+                        + " as many of its own entries; B's entry there: %d): %d of %d node(s) differ (- A, + B)%n", states.positionA(), states.positionB(), states.differingNodes(),
                 states.nodes().size()) + states.text(full);
     }
 }

@@ -22,9 +22,14 @@ final class SharedPrefixRuns {
 
     /** RandTree, six nodes, the bug switched on, settings of the example's {@code no-recovery-timer} command. */
     static SimulationSettings randTree(long seed) {
+        return randTree(seed, 5_000);
+    }
+
+    /** The same, ending after {@code virtualMillis} of virtual time (tests keep runs short). */
+    static SimulationSettings randTree(long seed, long virtualMillis) {
         SimulationSettings.Builder settings = SimulationSettings.builder().seed(seed).dropProbability(0.05)
                 .delayMillis(1, 10).crashRate(0.006).restartDelayMillis(300)
-                .partition(Partition.parse("n1|n2,n3,n4,n5,n6@800ms..3500ms")).maxVirtualMillis(5_000)
+                .partition(Partition.parse("n1|n2,n3,n4,n5,n6@800ms..3500ms")).maxVirtualMillis(virtualMillis)
                 .stop(SimulationSettings.Stop.AT_LIMIT)
                 .driver(new NodeId("client"), RandTreeClient.class.getName());
         for (int i = 1; i <= 6; i++) {
@@ -38,7 +43,12 @@ final class SharedPrefixRuns {
      * ({@code then == seed}: the plain seeded run).
      */
     static int run(Path trace, long seed, long prefix, long then) {
-        SimulationSettings settings = randTree(seed);
+        return run(trace, seed, prefix, then, 5_000);
+    }
+
+    /** As {@link #run(Path, long, long, long)}, ending after {@code virtualMillis}. */
+    static int run(Path trace, long seed, long prefix, long then, long virtualMillis) {
+        SimulationSettings settings = randTree(seed, virtualMillis);
         ChoiceSource source = then == seed ? ChoiceSource.seeded(seed) : switching(seed, prefix, then);
         int[] roots = {0};
         Simulator.run(settings, trace, Simulator.Options.of(settings).withChoices(source)

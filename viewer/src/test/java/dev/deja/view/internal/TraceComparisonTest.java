@@ -132,11 +132,11 @@ class TraceComparisonTest {
                 assertThat(comparison.counterpart(Side.A, position)).isEqualTo(-1);
             }
         }
-        int firstA = comparison.firstDifference(Side.A).getAsInt();
-        int firstB = comparison.firstDifference(Side.B).getAsInt();
-        assertThat(comparison.aligned(Side.A, firstA)).isEqualTo(firstB);
-        assertThat(comparison.aligned(Side.A, firstA + 1)).isEqualTo(firstB + 1);
-        assertThat(comparison.aligned(Side.B, b.size() - 1)).isEqualTo(a.size() - 1); // clipped to A's end
+        int timerA = at(a, "n3", 2);
+        assertThat(comparison.aligned(Side.A, timerA)).isEqualTo(at(b, "n3", 2));
+        assertThat(comparison.aligned(Side.B, at(b, "n3", 3))).isEqualTo(timerA); // A's n3 has no fourth entry
+        assertThat(comparison.cut(Side.A, timerA)).containsExactly(2, 2, 3);
+        assertThat(comparison.cut(Side.B, b.size() - 1)).containsExactly(2, 2, 4);
     }
 
     @Test
