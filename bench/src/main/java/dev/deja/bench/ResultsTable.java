@@ -152,6 +152,22 @@ final class ResultsTable {
         } else if (explore.isObject()) {
             single("explore", "not measured: " + explore.path("reason").asText("not run"));
         }
+        JsonNode liveness = r.path("liveness");
+        if (liveness.isObject() && !liveness.path("measured").isBoolean()) {
+            for (String run : java.util.List.of("randtree_walks", "chord_walks")) {
+                JsonNode figures = liveness.path(run);
+                single("liveness " + run.replace("_walks", "") + ": walks/s to dmax " + number(liveness.path("dmax"))
+                        + " (per CPU s)", number(figures.path("walks_per_s")) + " (" + number(figures.path("walks_per_cpu_s"))
+                        + ")");
+            }
+            JsonNode critical = liveness.path("chord_critical_transition");
+            single("  chord succ-succ-hash: time to the critical transition, s", critical.path("found").asBoolean()
+                    ? number(critical.path("seconds")) + " (" + critical.path("verdict").asText() + " at step "
+                    + number(critical.path("step")) + ", " + critical.path("node").asText() + ")"
+                    : "not found in " + number(critical.path("seconds")));
+        } else if (liveness.isObject()) {
+            single("liveness", "not measured: " + liveness.path("reason").asText("not run"));
+        }
         JsonNode viewer = r.path("viewer");
         if (viewer.path("measured").asBoolean(false)) {
             long entries = viewer.path("trace_entries").asLong(replay.path("trace_entries").asLong());

@@ -17,6 +17,11 @@ public enum Section {
      * latest-response violation by random, pct, pos and dpor against a simulate-and-check seed sweep.
      */
     EXPLORE,
+    /**
+     * Random walks/s to dmax with MaceMC's liveness predicates (RandTree OneRoot, Chord AllNodes), and the time to
+     * the critical transition of Chord's succ-succ-hash bug.
+     */
+    LIVENESS,
     /** Opening a long trace in the viewer and the frame time while panning ({@code deja view}'s drawing, off screen). */
     VIEWER;
 

@@ -1,6 +1,7 @@
 package dev.deja.check;
 
 import dev.deja.check.internal.BackgroundAppender;
+import dev.deja.check.internal.PredicateFingerprints;
 import dev.deja.check.internal.PythonEngine;
 import dev.deja.check.internal.ScriptEvaluator;
 import dev.deja.check.internal.StateExtractor;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.LongConsumer;
 
 /**
@@ -55,15 +57,17 @@ public final class Checker {
      * @param classLoader       loads node classes, message classes and table classes
      * @param scriptOutput      where the script's {@code print} goes
      * @param progress          called now and then with the position reached
+     * @param listener          told why the stored history could not be used, and what was evaluated
      */
     public record Options(long fromPosition, long toPosition, long limit, Duration predicateTimeout,
                           boolean reuseHistory, ClassLoader classLoader, OutputStream scriptOutput,
-                          LongConsumer progress) {
+                          LongConsumer progress, Listener listener) {
         public Options {
             Objects.requireNonNull(predicateTimeout, "predicateTimeout");
             Objects.requireNonNull(classLoader, "classLoader");
             Objects.requireNonNull(scriptOutput, "scriptOutput");
             Objects.requireNonNull(progress, "progress");
+            Objects.requireNonNull(listener, "listener");
             if (fromPosition < 0 || toPosition < 0 || limit < 1) {
                 throw new IllegalArgumentException("positions must be at least 0 and the limit at least 1");
             }
@@ -76,35 +80,53 @@ public final class Checker {
         public static Options defaults() {
             ClassLoader loader = Thread.currentThread().getContextClassLoader();
             return new Options(0, Long.MAX_VALUE, Long.MAX_VALUE, Duration.ofSeconds(10), true,
-                    loader != null ? loader : Checker.class.getClassLoader(), System.err, position -> { });
+                    loader != null ? loader : Checker.class.getClassLoader(), System.err, position -> { }, new Listener() { });
         }
 
         public Options withRange(long from, long to) {
-            return new Options(from, to, limit, predicateTimeout, reuseHistory, classLoader, scriptOutput, progress);
+            return new Options(from, to, limit, predicateTimeout, reuseHistory, classLoader, scriptOutput, progress, listener);
         }
 
         public Options withLimit(long value) {
-            return new Options(fromPosition, toPosition, value, predicateTimeout, reuseHistory, classLoader, scriptOutput, progress);
+            return new Options(fromPosition, toPosition, value, predicateTimeout, reuseHistory, classLoader, scriptOutput, progress, listener);
         }
 
         public Options withPredicateTimeout(Duration value) {
-            return new Options(fromPosition, toPosition, limit, value, reuseHistory, classLoader, scriptOutput, progress);
+            return new Options(fromPosition, toPosition, limit, value, reuseHistory, classLoader, scriptOutput, progress, listener);
         }
 
         public Options withReuseHistory(boolean value) {
-            return new Options(fromPosition, toPosition, limit, predicateTimeout, value, classLoader, scriptOutput, progress);
+            return new Options(fromPosition, toPosition, limit, predicateTimeout, value, classLoader, scriptOutput, progress, listener);
         }
 
         public Options withClassLoader(ClassLoader value) {
-            return new Options(fromPosition, toPosition, limit, predicateTimeout, reuseHistory, value, scriptOutput, progress);
+            return new Options(fromPosition, toPosition, limit, predicateTimeout, reuseHistory, value, scriptOutput, progress, listener);
         }
 
         public Options withScriptOutput(OutputStream value) {
-            return new Options(fromPosition, toPosition, limit, predicateTimeout, reuseHistory, classLoader, value, progress);
+            return new Options(fromPosition, toPosition, limit, predicateTimeout, reuseHistory, classLoader, value, progress, listener);
+        }
+
+        public Options withListener(Listener value) {
+            return new Options(fromPosition, toPosition, limit, predicateTimeout, reuseHistory, classLoader, scriptOutput, progress, value);
         }
 
         public Options withProgress(LongConsumer value) {
-            return new Options(fromPosition, toPosition, limit, predicateTimeout, reuseHistory, classLoader, scriptOutput, value);
+            return new Options(fromPosition, toPosition, limit, predicateTimeout, reuseHistory, classLoader, scriptOutput, value, listener);
+        }
+    }
+
+    /** Told what a check could not reuse and what it evaluated; every method may be left out. */
+    public interface Listener {
+        /** A line for the user, such as why the stored history could not serve the check and the trace is replayed. */
+        default void notice(String line) {
+        }
+
+        /**
+         * After the check: how many times each predicate and derived value was evaluated, and the predicates whose
+         * results were reused from the stored history instead (never evaluated).
+         */
+        default void evaluated(Map<String, Long> counts, java.util.Set<String> reused) {
         }
     }
 
@@ -155,24 +177,21 @@ public final class Checker {
         PythonEngine.warnIfInterpreted(System.err);
         try (ScriptEvaluator evaluator = new ScriptEvaluator(text, script.toString(), options.predicateTimeout(),
                 options.scriptOutput())) {
-            Run run = new Run(evaluator, options, history);
             List<TableSchema> schemas = evaluator.schemas();
             evaluator.nodeDeaths(NodeDeaths.of(Trace.open(trace)));
-            if (options.reuseHistory() && history.hasCompleteHistory(schemas)) {
-                boolean stopped = false;
-                try {
-                    StepPipeline.runBatches("deja-check-history", sink -> history.replayHistory(0, sink), run::steps);
-                } catch (Stop stop) {
-                    // --to or --limit reached
-                    stopped = true;
-                }
-                CheckReport report = run.report(trace, script, true, false);
-                if (!stopped && options.toPosition() == Long.MAX_VALUE) {
-                    // The stored violations are the latest check's, whether it replayed or not.
-                    history.replaceViolations(report.violations());
-                }
-                return report;
+            boolean wholeTrace = options.fromPosition() == 0 && options.toPosition() == Long.MAX_VALUE
+                    && options.limit() == Long.MAX_VALUE;
+            Map<String, PredicateFingerprints.Fingerprint> fingerprints = PredicateFingerprints.of(text,
+                    evaluator.globalNames(), "predicate timeout " + options.predicateTimeout().toMillis() + " ms; script "
+                            + script, Engine.DIGEST);
+            Optional<String> unservable = options.reuseHistory() ? history.unservable(schemas) : Optional.empty();
+            if (options.reuseHistory() && unservable.isEmpty()) {
+                return fromHistory(trace, script, options, history, evaluator, schemas, fingerprints, wholeTrace);
             }
+            if (unservable.isPresent() && !unservable.get().equals(StateHistory.NO_HISTORY)) {
+                options.listener().notice("replaying the trace: " + unservable.get());
+            }
+            Run run = new Run(evaluator, options, history, null);
             StateExtractor extractor;
             try {
                 extractor = new StateExtractor(schemas, options.classLoader());
@@ -216,8 +235,150 @@ public final class Checker {
             CheckReport report = run.report(trace, script, false, complete);
             if (complete) {
                 history.finishCheck();
+                if (wholeTrace) {
+                    run.storeResults(fingerprints, Map.of(), report);
+                }
             }
+            options.listener().evaluated(evaluator.evaluationCounts(), Set.of());
             return report;
+        }
+    }
+
+    /**
+     * Checks from the stored history: reuses the stored results of every predicate whose fingerprint is unchanged,
+     * and evaluates the others only at the steps that change what they can read.
+     */
+    private static CheckReport fromHistory(Path trace, Path script, Options options, StateHistory history,
+                                           ScriptEvaluator evaluator, List<TableSchema> schemas,
+                                           Map<String, PredicateFingerprints.Fingerprint> fingerprints,
+                                           boolean wholeTrace) {
+        Optional<PredicateResults> stored = wholeTrace ? history.predicateResults() : Optional.empty();
+        Map<String, PredicateResults.Result> reused = new LinkedHashMap<>();
+        List<String> active = new ArrayList<>();
+        for (String predicate : evaluator.predicateNames()) {
+            PredicateFingerprints.Fingerprint fingerprint = fingerprints.get(predicate);
+            PredicateResults.Result result = stored.map(r -> r.byPredicate().get(predicate)).orElse(null);
+            if (fingerprint != null && result != null && result.fingerprint().equals(fingerprint.code())
+                    && (!result.hasErrors() || result.lines().equals(fingerprint.lines()))) {
+                reused.put(predicate, result);
+            } else {
+                active.add(predicate);
+            }
+        }
+        StepFilter filter = null;
+        if (!reused.isEmpty()) {
+            Set<String> derived = new java.util.TreeSet<>();
+            Set<String> tables = new java.util.HashSet<>();
+            boolean everything = false;
+            for (String predicate : active) {
+                PredicateFingerprints.Fingerprint fingerprint = fingerprints.get(predicate);
+                if (fingerprint == null) {
+                    everything = true;
+                    continue;
+                }
+                derived.addAll(fingerprint.derived());
+                tables.addAll(fingerprint.tables());
+                everything |= fingerprint.readsBuiltins();
+            }
+            if (everything) {
+                derived.clear();
+                evaluator.globalNames().stream().filter(g -> "derived".equals(g.what())).forEach(g -> derived.add(g.declared()));
+            }
+            evaluator.activate(active, derived);
+            filter = new StepFilter(schemas, everything ? null : tables);
+        } else {
+            filter = new StepFilter(schemas, null);
+        }
+        Run run = new Run(evaluator, options, history, filter);
+        boolean stopped = false;
+        if (!active.isEmpty() || stored.isEmpty()) {
+            try {
+                StepPipeline.runBatches("deja-check-history", sink -> history.replayHistory(0, sink), run::steps);
+            } catch (Stop stop) {
+                // --to or --limit reached
+                stopped = true;
+            }
+        } else {
+            run.events = stored.get().eventsChecked();
+        }
+        CheckReport report = reused.isEmpty() ? run.report(trace, script, true, false)
+                : run.merged(trace, script, reused);
+        if (!stopped && options.toPosition() == Long.MAX_VALUE) {
+            // The stored violations are the latest check's, whether it replayed or not.
+            history.replaceViolations(report.violations());
+        }
+        if (!stopped && wholeTrace) {
+            run.storeResults(fingerprints, reused, report);
+        }
+        options.listener().evaluated(evaluator.evaluationCounts(), reused.keySet());
+        return report;
+    }
+
+    /**
+     * What of the stored steps a re-check hands to Python: every change of a declared table projected onto its
+     * declared columns (the stored history may have more, or tables the script no longer declares) and, when only some
+     * predicates are evaluated and none of them can read the event built-ins, only the steps that change a table they
+     * can read (and the first step, at which every predicate is evaluated once).
+     */
+    private static final class StepFilter {
+        private final Map<String, TableSchema> declared = new java.util.HashMap<>();
+        private final Set<String> tables;
+        private boolean first = true;
+
+        StepFilter(List<TableSchema> schemas, Set<String> tables) {
+            schemas.forEach(schema -> declared.put(schema.name(), schema));
+            this.tables = tables;
+        }
+
+        /** The step as the evaluation gets it, or null to pass over it. */
+        StateStep apply(StateStep step) {
+            boolean keepAnyway = first || tables == null;
+            first = false;
+            List<RowChange> changes = step.changes();
+            boolean same = true;
+            for (RowChange change : changes) {
+                TableSchema schema = declared.get(change.table());
+                if (schema == null || (tables != null && !tables.contains(change.table()))
+                        || (change.kind() != RowChange.Kind.DELETE && change.values().size() != schema.columns().size())) {
+                    same = false;
+                    break;
+                }
+            }
+            if (same) {
+                return changes.isEmpty() && !keepAnyway ? null : step;
+            }
+            List<RowChange> kept = new ArrayList<>(changes.size());
+            for (RowChange change : changes) {
+                TableSchema schema = declared.get(change.table());
+                if (schema == null || (tables != null && !tables.contains(change.table()))) {
+                    continue;
+                }
+                if (change.kind() != RowChange.Kind.DELETE && change.values().size() != schema.columns().size()) {
+                    Map<String, Object> values = new LinkedHashMap<>();
+                    for (String column : schema.columns()) {
+                        values.put(column, change.values().get(column));
+                    }
+                    change = new RowChange(change.table(), change.kind(), change.node(), change.oid(), values);
+                }
+                kept.add(change);
+            }
+            if (kept.isEmpty() && !keepAnyway) {
+                return null;
+            }
+            return new StateStep(step.event(), kept);
+        }
+    }
+
+    /** A digest of the deja module, part of every predicate's fingerprint: another version may find otherwise. */
+    private static final class Engine {
+        static final String DIGEST = digest();
+
+        private static String digest() {
+            try (var in = Checker.class.getResourceAsStream("/dev/deja/check/deja.py")) {
+                return PredicateFingerprints.sha256(in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException("cannot read the deja module: " + e.getMessage(), e);
+            }
         }
     }
 
@@ -234,16 +395,21 @@ public final class Checker {
         private final ScriptEvaluator evaluator;
         private final Options options;
         private final StateHistory history;
-        private final List<Violation> violations = new ArrayList<>();
-        // Open eventually-spans by the serial number of their witness's finding.
-        private final Map<Long, Violation> openSpans = new LinkedHashMap<>();
-        private long events;
+        // Null: every step goes to the evaluation as it is.
+        private final StepFilter filter;
+        private final List<PredicateResults.Finding> violations = new ArrayList<>();
+        // Open eventually-spans by the serial number of their witness's finding, with their order among the findings
+        // of the event that opened them.
+        private final Map<Long, PredicateResults.Finding> openSpans = new LinkedHashMap<>();
+        private boolean timedOut;
+        long events;
         private long nextProgress;
 
-        Run(ScriptEvaluator evaluator, Options options, StateHistory history) {
+        Run(ScriptEvaluator evaluator, Options options, StateHistory history, StepFilter filter) {
             this.evaluator = evaluator;
             this.options = options;
             this.history = history;
+            this.filter = filter;
         }
 
         /**
@@ -256,14 +422,30 @@ public final class Checker {
                 end++;
             }
             List<StateStep> evaluated = batch.subList(0, end);
-            int from = 0;
-            while (from < end) {
-                ScriptEvaluator.Outcome outcome = evaluator.evaluate(evaluated, from);
-                int last = Math.min(outcome.index(), end - 1);
-                for (int i = from; i <= last; i++) {
-                    counted(evaluated.get(i));
+            if (filter != null) {
+                List<StateStep> kept = new ArrayList<>(end);
+                for (StateStep step : evaluated) {
+                    StateStep passed = filter.apply(step);
+                    if (passed != null) {
+                        kept.add(passed);
+                    }
                 }
-                if (outcome.index() < end) {
+                for (StateStep step : evaluated) {
+                    counted(step);
+                }
+                evaluated = kept;
+            }
+            int size = evaluated.size();
+            int from = 0;
+            while (from < size) {
+                ScriptEvaluator.Outcome outcome = evaluator.evaluate(evaluated, from);
+                int last = Math.min(outcome.index(), size - 1);
+                if (filter == null) {
+                    for (int i = from; i <= last; i++) {
+                        counted(evaluated.get(i));
+                    }
+                }
+                if (outcome.index() < size) {
                     found(evaluated.get(outcome.index()), outcome.findings());
                     if (violations.size() >= options.limit()) {
                         throw new Stop();
@@ -287,57 +469,117 @@ public final class Checker {
 
         private void found(StateStep step, List<ScriptEvaluator.Finding> findings) {
             long position = step.event().position();
+            int ordinal = 0;
             for (ScriptEvaluator.Finding finding : findings) {
+                int at = ordinal++;
                 switch (finding.status()) {
                     case TURNED_FALSE -> {
                         Violation violation = new Violation(finding.predicate(), finding.kind(), Violation.Status.VIOLATED,
                                 step.event(), Optional.empty(), evaluator.aux(finding.predicate(), finding.serial()),
                                 Map.of(), "", finding.witness(), false, evaluator.reads(finding.predicate()));
                         if (finding.kind() == Violation.Kind.EVENTUALLY) {
-                            openSpans.put(finding.serial(), violation);
+                            openSpans.put(finding.serial(), new PredicateResults.Finding(violation, Long.MAX_VALUE, at));
                         } else {
-                            add(violation);
+                            add(violation, position, at);
                         }
                     }
                     case TURNED_TRUE -> {
-                        Violation open = openSpans.remove(finding.serial());
-                        if (open != null) {
+                        PredicateResults.Finding opened = openSpans.remove(finding.serial());
+                        if (opened != null) {
+                            Violation open = opened.violation();
                             // Its aux values at the latest event at which it was still false, the one before this.
                             add(new Violation(open.predicate(), open.kind(), open.status(), open.event(),
                                     Optional.of(position), open.aux(),
                                     evaluator.latestAux(open.predicate(), finding.serial()), open.message(),
-                                    open.witness(), false, open.reads()));
+                                    open.witness(), false, open.reads()), position, at);
                         }
                     }
                     case ERROR -> add(new Violation(finding.predicate(), finding.kind(), Violation.Status.ERROR,
-                            step.event(), Optional.empty(), Map.of(), finding.message()));
-                    case TIMEOUT -> add(new Violation(finding.predicate(), finding.kind(), Violation.Status.TIMEOUT,
-                            step.event(), Optional.empty(), Map.of(), finding.message()));
+                            step.event(), Optional.empty(), Map.of(), finding.message()), position, at);
+                    case TIMEOUT -> {
+                        timedOut = true;
+                        add(new Violation(finding.predicate(), finding.kind(), Violation.Status.TIMEOUT,
+                                step.event(), Optional.empty(), Map.of(), finding.message()), position, at);
+                    }
                 }
             }
         }
 
-        private void add(Violation violation) {
+        private void add(Violation violation, long addedAt, int ordinal) {
             boolean inRange = violation.event().position() >= options.fromPosition()
                     || violation.endPosition().map(end -> end >= options.fromPosition()).orElse(false);
             if (inRange && violations.size() < options.limit()) {
-                violations.add(violation);
+                violations.add(new PredicateResults.Finding(violation, addedAt, ordinal));
             }
         }
 
-        CheckReport report(Path trace, Path script, boolean fromHistory, boolean record) {
-            // Spans still open at the end of what was checked are reported without an end.
-            openSpans.forEach((serial, open) -> add(new Violation(open.predicate(), open.kind(), open.status(),
-                    open.event(), Optional.empty(), open.aux(), evaluator.latestAux(open.predicate(), serial),
-                    open.message(), open.witness(), false, open.reads())));
+        /** Spans still open at the end of what was checked are reported without an end. */
+        private void closeOpenSpans() {
+            openSpans.forEach((serial, opened) -> {
+                Violation open = opened.violation();
+                add(new Violation(open.predicate(), open.kind(), open.status(), open.event(), Optional.empty(),
+                        open.aux(), evaluator.latestAux(open.predicate(), serial), open.message(), open.witness(),
+                        false, open.reads()), Long.MAX_VALUE, opened.ordinal());
+            });
             openSpans.clear();
-            List<Violation> sorted = new ArrayList<>(violations);
+        }
+
+        CheckReport report(Path trace, Path script, boolean fromHistory, boolean record) {
+            closeOpenSpans();
+            List<Violation> sorted = new ArrayList<>(violations.stream().map(PredicateResults.Finding::violation).toList());
             sorted.sort(Comparator.comparingLong(v -> v.event().position()));
             if (record) {
                 sorted.forEach(history::recordViolation);
             }
             return new CheckReport(trace.toString(), script.toString(), events, fromHistory, sorted, List.of(), 0, 0,
                     evaluator.reads());
+        }
+
+        /**
+         * The report of a re-check that reused {@code reused}: their stored findings and these, in the order one check
+         * of every predicate adds them (see {@link PredicateResults.Finding}), and each predicate's reads.
+         */
+        CheckReport merged(Path trace, Path script, Map<String, PredicateResults.Result> reused) {
+            closeOpenSpans();
+            List<String> order = evaluator.predicateNames();
+            List<PredicateResults.Finding> all = new ArrayList<>(violations);
+            reused.values().forEach(result -> all.addAll(result.findings()));
+            all.sort(Comparator.<PredicateResults.Finding>comparingLong(f -> f.violation().event().position())
+                    .thenComparingLong(PredicateResults.Finding::addedAt)
+                    .thenComparingInt(f -> order.indexOf(f.violation().predicate()))
+                    .thenComparingInt(PredicateResults.Finding::ordinal));
+            Map<String, List<String>> reads = new LinkedHashMap<>(evaluator.reads());
+            reused.forEach((predicate, result) -> reads.put(predicate, result.reads()));
+            return new CheckReport(trace.toString(), script.toString(), events, true,
+                    all.stream().map(PredicateResults.Finding::violation).toList(), List.of(), 0, 0, reads);
+        }
+
+        /**
+         * Stores each predicate's findings with its fingerprint for the next re-check; not after a check with a timeout,
+         * whose findings depend on the machine's speed.
+         */
+        void storeResults(Map<String, PredicateFingerprints.Fingerprint> fingerprints,
+                          Map<String, PredicateResults.Result> reused, CheckReport report) {
+            if (timedOut) {
+                return;
+            }
+            Map<String, PredicateResults.Result> out = new LinkedHashMap<>();
+            for (String predicate : evaluator.predicateNames()) {
+                PredicateResults.Result kept = reused.get(predicate);
+                if (kept != null) {
+                    out.put(predicate, kept);
+                    continue;
+                }
+                PredicateFingerprints.Fingerprint fingerprint = fingerprints.get(predicate);
+                if (fingerprint == null) {
+                    continue;
+                }
+                List<PredicateResults.Finding> findings = violations.stream()
+                        .filter(f -> f.violation().predicate().equals(predicate)).toList();
+                out.put(predicate, new PredicateResults.Result(fingerprint.code(), fingerprint.lines(),
+                        report.reads().getOrDefault(predicate, List.of()), findings));
+            }
+            history.storePredicateResults(new PredicateResults(events, out));
         }
     }
 }

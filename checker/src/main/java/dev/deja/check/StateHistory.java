@@ -14,6 +14,9 @@ import java.util.function.Consumer;
  * the trace (a check that stopped early leaves no reusable history). Confined to one thread.
  */
 public interface StateHistory extends AutoCloseable {
+    /** What {@link #unservable} says when no complete history is stored at all. */
+    String NO_HISTORY = "no complete history is stored";
+
     /** Starts recording a new check with these table declarations, discarding earlier history and violations. */
     void beginCheck(List<TableSchema> schemas);
 
@@ -42,6 +45,26 @@ public interface StateHistory extends AutoCloseable {
      * {@link #hasCompleteHistory} holds for the schemas being checked. Returns how many steps were read.
      */
     long replayHistory(long fromPosition, Consumer<StateStep> consumer);
+
+    /**
+     * Why the stored history cannot serve a check declaring {@code schemas} without a replay, or empty if it can: it is
+     * complete and stores every declared table with the same class and at least its columns (a table whose
+     * declaration lost columns or is gone is served from the stored one). {@link #replayHistory} then gives the stored
+     * tables' changes, which the caller projects onto the declared ones.
+     */
+    default java.util.Optional<String> unservable(List<TableSchema> schemas) {
+        return hasCompleteHistory(schemas) ? java.util.Optional.empty()
+                : java.util.Optional.of(NO_HISTORY);
+    }
+
+    /** The per-predicate results of the latest complete check of this history, if stored. */
+    default Optional<PredicateResults> predicateResults() {
+        return Optional.empty();
+    }
+
+    /** Replaces the stored per-predicate results; a history that keeps none ignores them. */
+    default void storePredicateResults(PredicateResults results) {
+    }
 
     /** The violations stored by the latest check (see {@link #replaceViolations}), if any. */
     Optional<List<Violation>> lastViolations();

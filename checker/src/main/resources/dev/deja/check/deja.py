@@ -627,6 +627,7 @@ class _State:
         self.spans_open = False
         self.current = None
         self.tables = []
+        self.eager_derived = None  # the derived values refreshed after each event; None for all
     _clear = __init__ = _deja_setup_clear
 
 
@@ -839,7 +840,8 @@ def _evaluate():
     """
     global _reading
     if _state.next_predicate == 0:
-        for d in _registry.derived:
+        eager = _state.eager_derived
+        for d in (_registry.derived if eager is None else eager):
             if d.dirty:
                 _state.current = d.name
                 d._refresh()
@@ -1091,6 +1093,60 @@ def _deja_setup_reads(index):
         if index >= 0:
             return out[p.name]
     return out
+
+
+def _deja_setup_globals():
+    """The script's global names, for the checker's fingerprints of predicates: (name, what it is, the table's name
+    for a table, the predicate's or derived value's name for one), where what is 'table', 'derived', 'predicate',
+    'builtin' (the event built-ins, nodes, now, stats, the deja module), 'mutable' (a list, dict, set or object whose
+    contents a function may change, so that whoever reads it may depend on whoever writes it) or 'other'."""
+    out = []
+    if not _registry.predicates:
+        return out
+    names = _registry.predicates[0].fn.__globals__
+    for name in list(names.keys()):
+        if name.startswith("__"):
+            continue
+        value = names[name]
+        what = "other"
+        label = None
+        if isinstance(value, Table):
+            what = "table"
+            label = value.name
+        elif isinstance(value, Derived):
+            what = "derived"
+            label = value.name
+        elif isinstance(value, Predicate):
+            what = "predicate"
+            label = value.name
+        elif value is event or value is stats or value is nodes or value is now:
+            what = "builtin"
+        elif type(value).__name__ == "module":
+            what = "builtin" if value.__name__ == "deja" else "other"
+        elif isinstance(value, (list, dict, set, bytearray)):
+            what = "mutable"
+        elif not isinstance(value, (type, bool, int, float, complex, str, bytes, tuple, frozenset, range)) \
+                and value is not None and not callable(value):
+            what = "mutable"
+        out.append((name, what, label))
+    return out
+
+
+def _deja_setup_activate(predicates, derived):
+    """Evaluates only the predicates whose indexes are listed and refreshes only the listed derived values after each
+    event (the others' results are reused from the stored history): the others are never dirty, so never evaluated."""
+    keep = set(predicates)
+    index = 0
+    for p in _registry.predicates:
+        if index not in keep:
+            p.dirty = False
+        index += 1
+    wanted = set(derived)
+    eager = []
+    for d in _registry.derived:
+        if d.name in wanted:
+            eager.append(d)
+    _state.eager_derived = eager
 
 
 def _deja_setup_counts():

@@ -1,6 +1,7 @@
 package dev.deja.cli;
 
 import dev.deja.check.PythonText;
+import dev.deja.explore.RecordedLiveness;
 import dev.deja.check.CheckReport;
 import dev.deja.check.Checker;
 import dev.deja.check.InMemoryStateHistory;
@@ -27,6 +28,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -87,6 +90,25 @@ public final class CheckCommand implements Callable<Integer> {
 
     @CommandLine.Mixin
     NoDaemonOption noDaemon;
+
+    @Option(names = "--classify-liveness", description = "For each @eventually span still open at the end of the trace, "
+            + "run random walks of the simulated continuation from the state replay rebuilds at the end: 'transient' "
+            + "if a walk reaches a state where the predicate holds, 'dead' if none does; for a dead one, the critical "
+            + "transition inside the recorded run (MaceMC). Marks the spans in the table and in --json.")
+    boolean classifyLiveness;
+
+    @Option(names = "--walks", paramLabel = "K", defaultValue = "20",
+            description = "With --classify-liveness: random walks from each state probed (default: ${DEFAULT-VALUE}).")
+    int walks;
+
+    @Option(names = "--max-depth", paramLabel = "D",
+            description = "With --classify-liveness: dmax, the most steps of a walk's run counted from the trace's start "
+                    + "(default: the trace's handler calls + 10000).")
+    Integer maxDepth;
+
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
+            description = "With --classify-liveness: seed of the walks' choices (default: ${DEFAULT-VALUE}).")
+    long seed;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -168,7 +190,20 @@ public final class CheckCommand implements Callable<Integer> {
                 .withPredicateTimeout(predicateTimeout)
                 .withReuseHistory(!fresh)
                 .withClassLoader(UserClasspath.loader(classpath))
-                .withProgress(position -> progress.stepTo(position + 1));
+                .withProgress(position -> progress.stepTo(position + 1))
+                .withListener(new Checker.Listener() {
+                    @Override
+                    public void notice(String line) {
+                        err.println("deja check: " + line);
+                        err.flush();
+                    }
+
+                    @Override
+                    public void evaluated(Map<String, Long> counts, Set<String> reused) {
+                        reusedPredicates = reused.size();
+                    }
+                });
+        reusedPredicates = 0;
         long startNanos = System.nanoTime();
         try {
             // Before checking: state replayed with other code than the recorded one is not the recorded state.
@@ -198,21 +233,43 @@ public final class CheckCommand implements Callable<Integer> {
         } catch (CheckDatabaseException e) {
             err.println("deja check: the findings could not be stored for deja sql and deja view: " + e.getMessage());
         }
-        if (json.file() != null) {
+        Map<Violation, RecordedLiveness.Classification> liveness = Map.of();
+        if (classifyLiveness) {
+            try {
+                liveness = LivenessColumn.classify(report, trace, script, UserClasspath.loader(classpath), walks, maxDepth,
+                        seed, predicateTimeout);
+            } catch (IllegalArgumentException | TraceFormatException e) {
+                err.println("deja check: --classify-liveness: " + e.getMessage());
+                err.flush();
+                return ExitCodes.USAGE;
+            }
+        }
+        if (!liveness.isEmpty()) {
+            json.write(LivenessColumn.json(report, liveness));
+        } else if (json.file() != null) {
             report.write(json.file());
         } else {
             json.write(report);
         }
-        print(report, json.toStandardOutput() ? System.err : System.out);
+        PrintStream text = json.toStandardOutput() ? System.err : System.out;
+        print(report, text, liveness);
+        if (classifyLiveness) {
+            LivenessColumn.print(liveness, text);
+        }
         // Once per run (not again on each --watch re-check): how fast predicates run depends on it, about 20x.
         String engine = engineSaid ? "" : Checker.pythonJit() ? "; Python predicates compiled by the Graal JIT"
                 : "; Python predicates interpreted (no Graal JIT in this JVM)";
         engineSaid = true;
-        err.printf(Locale.ROOT, "deja check: %s in %.2f s%s%n", report.fromHistory()
-                ? "evaluated from the stored state history (tables unchanged, no replay)" : "replayed the trace",
+        String reuse = reusedPredicates == 0 ? "" : String.format(Locale.ROOT, ", reusing %d of %d predicates' results",
+                reusedPredicates, report.reads().size());
+        err.printf(Locale.ROOT, "deja check: %s%s in %.2f s%s%n", report.fromHistory()
+                ? "evaluated from the stored state history (tables unchanged, no replay)" : "replayed the trace", reuse,
                 (System.nanoTime() - startNanos) / 1e9, engine);
         return report.counted() > 0 ? ExitCodes.FINDINGS : ExitCodes.OK;
     }
+
+    /** How many predicates' results the latest check reused from the stored history. */
+    private int reusedPredicates;
 
     /** Whether this run said whether the Python JIT is on. */
     private boolean engineSaid;
@@ -223,6 +280,11 @@ public final class CheckCommand implements Callable<Integer> {
     }
 
     static void print(CheckReport report, PrintStream out) {
+        print(report, out, Map.of());
+    }
+
+    /** The report's tables; open spans classified by {@code --classify-liveness} show their verdict in STATUS. */
+    static void print(CheckReport report, PrintStream out, Map<Violation, RecordedLiveness.Classification> liveness) {
         List<Violation> violations = report.violations();
         if (!violations.isEmpty()) {
             boolean witnesses = violations.stream().anyMatch(v -> v.witness() != null);
@@ -234,10 +296,11 @@ public final class CheckCommand implements Callable<Integer> {
                 number++;
                 if (witnesses) {
                     table.row(number, v.event().position(), v.event().lamport(), v.event().node().value(),
-                            v.predicate(), status(v), v.witness() == null ? "-" : PythonText.of(v.witness()), auxColumn(v));
+                            v.predicate(), status(v, liveness), v.witness() == null ? "-" : PythonText.of(v.witness()),
+                            auxColumn(v));
                 } else {
                     table.row(number, v.event().position(), v.event().lamport(), v.event().node().value(),
-                            v.predicate(), status(v), auxColumn(v));
+                            v.predicate(), status(v, liveness), auxColumn(v));
                 }
                 if (!v.message().isEmpty()) {
                     for (String messageLine : v.message().split("\n")) {
@@ -269,6 +332,12 @@ public final class CheckCommand implements Callable<Integer> {
     /** The finding's status in the words every command uses, marked when a threshold screened it out. */
     private static String status(Violation v) {
         return v.belowThreshold() ? v.statusText() + " (below)" : v.statusText();
+    }
+
+    /** As {@link #status(Violation)}, with the liveness verdict of a classified open span. */
+    private static String status(Violation v, Map<Violation, RecordedLiveness.Classification> liveness) {
+        RecordedLiveness.Classification verdict = liveness.get(v);
+        return verdict == null ? status(v) : status(v) + ", " + verdict.verdict().label();
     }
 
     /** A finding's aux values; for a span, also those at its last false event. */

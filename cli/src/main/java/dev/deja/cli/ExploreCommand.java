@@ -2,15 +2,19 @@ package dev.deja.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.deja.explore.CriticalTransition;
 import dev.deja.explore.Exploration;
 import dev.deja.explore.ExploreReport;
 import dev.deja.explore.ExploreSettings;
 import dev.deja.explore.Explorer;
 import dev.deja.explore.FaultBudget;
 import dev.deja.explore.Finding;
+import dev.deja.explore.Liveness;
+import dev.deja.explore.LivenessSearch;
 import dev.deja.explore.Strategy;
 import dev.deja.sim.ChoicePoint;
 import dev.deja.sim.SimulationSettings;
+import dev.deja.sim.TraceStart;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -26,6 +30,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -46,7 +51,11 @@ import picocli.CommandLine.Parameters;
                 "  ./deja explore paxos --nodes 3 --script scripts/paxos.py --strategy dpor --max-drops 1 \\",
                 "      --out explore/dpor",
                 "  ./deja explore --cluster cluster.json --classpath app.jar --script my.py --budget 10m \\",
-                "      --out explore/mine"})
+                "      --out explore/mine",
+                "  ./deja explore chord --nodes 5 --bug succ-succ-hash --script scripts/liveness/chord_all_nodes.py \\",
+                "      --paths 1 --max-depth 1500 --walks 3 --out explore/chord",
+                "  ./deja explore --from traces/sim --at 40 --script scripts/paxos.py --drop 0.3 --delay 1ms..100ms \\",
+                "      --paths 200 --out explore/from"})
 public final class ExploreCommand implements Callable<Integer> {
     @Parameters(paramLabel = "EXAMPLE", arity = "0..1", completionCandidates = DeployCommand.ExampleNames.class,
             description = "The example to explore: ${COMPLETION-CANDIDATES} (see 'deja examples'); or give --cluster.")
@@ -72,6 +81,9 @@ public final class ExploreCommand implements Callable<Integer> {
 
     @Mixin
     FaultOptions faults = new FaultOptions();
+
+    @Mixin
+    FromTraceOptions fromTrace = new FromTraceOptions();
 
     @Option(names = "--script", paramLabel = "S.py", description = "The predicate script evaluated after every step "
             + "(without one, paths are only run, for speed).")
@@ -99,7 +111,7 @@ public final class ExploreCommand implements Callable<Integer> {
             description = "dfs: the first depth bound of iterative deepening, in branching choices (default: ${DEFAULT-VALUE}).")
     int searchDepth;
 
-    @Option(names = "--workers", paramLabel = "N", description = "Threads exploring at once (default: every core; dfs and dpor use one).")
+    @Option(names = "--workers", paramLabel = "N", description = "Threads exploring at once (default: every core; dfs and dpor split their tree into work units).")
     Integer workers;
 
     @Option(names = "--max-drops", paramLabel = "N", description = "Most messages one path loses (default: unlimited for "
@@ -144,8 +156,16 @@ public final class ExploreCommand implements Callable<Integer> {
     boolean stopAtFirst;
 
     @Option(names = "--virtual-time", paramLabel = "TIME", converter = Durations.class,
-            description = "Longest virtual time of a path (default: 60s).")
+            description = "Longest virtual time of a path (default: 60s; with --walks: none, paths are bounded by "
+                    + "--max-depth alone).")
     Duration virtualTime;
+
+    @Option(names = "--walks", paramLabel = "K", defaultValue = "0",
+            description = "Liveness search: for each @eventually predicate still false at the end of a path, K random "
+                    + "walks (up to --max-depth steps) from prefixes of the shortest such path find its critical "
+                    + "transition (MaceMC); the violating run and the nearest live run are written as traces "
+                    + "(default: ${DEFAULT-VALUE}, no search; MaceMC uses 20 to 60).")
+    int walks;
 
     @Option(names = "--out", required = true, paramLabel = "DIR",
             description = "Where the report, the violating paths' traces and their schedules go.")
@@ -175,10 +195,31 @@ public final class ExploreCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--strategy " + strategy
                     + ": expected random, dfs, dpor, pct or pos");
         }
-        SimulateCommand.Target target = SimulateCommand.target(spec, example, cluster, driverId, nodes, bug, nodeArgs, faults);
+        Optional<TraceStart> start = fromTrace.start(spec);
+        SimulateCommand.Target target = start.isPresent() && example == null && cluster == null
+                ? new SimulateCommand.Target(FromTraceOptions.settingsOf(start.get(), faults),
+                        FromTraceOptions.describe(start.get()))
+                : SimulateCommand.target(spec, example, cluster, driverId, nodes, bug, nodeArgs, faults);
+        if (start.isPresent()) {
+            target.builder().stop(SimulationSettings.Stop.AT_LIMIT); // the workload client does not go on
+        }
         SimulationSettings.Builder builder = target.builder().seed(seed);
         if (virtualTime != null) {
             builder.maxVirtualMillis(virtualTime.toMillis());
+        }
+        if (walks < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--walks " + walks + ": expected 0 or more walks");
+        }
+        if (walks > 0) {
+            if (script == null) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--walks needs --script: the liveness search judges the script's @eventually predicates");
+            }
+            // Walks need room: only --max-depth bounds a run, which goes on after the workload finished.
+            builder.stop(SimulationSettings.Stop.AT_LIMIT);
+            if (virtualTime == null) {
+                builder.maxVirtualMillis(SimulationSettings.UNLIMITED_VIRTUAL_MILLIS);
+            }
         }
         SimulationSettings settings = builder.build();
         ExploreSettings.Builder explore = ExploreSettings.builder().strategy(chosen).seed(seed)
@@ -190,7 +231,7 @@ public final class ExploreCommand implements Callable<Integer> {
                         budgetOf(maxDups, chosen, settings.duplicateProbability()), maxCrashes, maxPartitions))
                 .faultRate(faultRate).pctDepth(pctDepth)
                 .windowMillis(window != null ? window.toMillis() : chosen == Strategy.RANDOM ? 0 : settings.maxDelayMillis())
-                .hashStates(hashStates).stopAtFirst(stopAtFirst);
+                .hashStates(hashStates).stopAtFirst(stopAtFirst).walks(walks);
         hashExcludes.forEach(explore::hashExclude);
         if (weights != null) {
             parseWeights(weights, explore);
@@ -205,40 +246,78 @@ public final class ExploreCommand implements Callable<Integer> {
             }
             options = options.withScript(script);
         }
+        if (start.isPresent()) {
+            FromTraceOptions.rebuildOnce(settings, start.get(), loader, "every path starts there");
+            options = options.withStart(start.get());
+        }
         Exploration run = Explorer.start(settings, exploreSettings, options);
         CountDownLatch reported = new CountDownLatch(1);
+        AtomicInteger status = new AtomicInteger(-1);
         Thread hook = new Thread(() -> {
             stop.set(true);
             try {
-                reported.await(60, TimeUnit.SECONDS);
+                if (reported.await(300, TimeUnit.SECONDS) && status.get() >= 0) {
+                    // Ctrl-C: the JVM would end with 130 once this hook returns; the report of what was found so far
+                    // is printed, so end with its status instead (0 nothing violated, 1 violations).
+                    System.out.flush();
+                    System.err.flush();
+                    Runtime.getRuntime().halt(status.get());
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }, "deja-explore-interrupt");
         Runtime.getRuntime().addShutdownHook(hook);
+        // Ctrl-C stops the search and lets this thread write the evidence and the report: under a shutdown (the
+        // JVM's default for SIGINT) libraries such as Chronicle refuse to start, so no trace could be written. A
+        // second Ctrl-C ends the process at once. SIGTERM still goes through the shutdown hook above.
+        sun.misc.SignalHandler previousInterrupt = interruptStops(stop);
         try {
             ExploreReport report;
             try (ExploreProgress progress = new ExploreProgress(run, exploreSettings)) {
                 report = run.run();
             }
             String base = reproduceBase();
-            report = Explorer.writeEvidence(report, settings, out, loader, Optional.ofNullable(script),
-                    (schedule, trace) -> base + " --seed " + seed + " --schedule " + DeployCommand.quoted(schedule.toString())
-                            + " --out " + DeployCommand.quoted(trace.toString()));
+            java.util.function.BiFunction<Path, Path, String> reproduce = (schedule, trace) -> base + " --seed " + seed
+                    + " --schedule " + DeployCommand.quoted(schedule.toString()) + " --out "
+                    + DeployCommand.quoted(trace.toString());
+            if (walks > 0) {
+                report = searchLiveness(report, settings, exploreSettings, options, reproduce);
+            }
+            report = Explorer.writeEvidence(report, settings, out, loader, Optional.ofNullable(script), reproduce,
+                    options.start());
             writeJson(report, out.resolve("report.json"));
             if (json) {
                 System.out.println(toJson(report));
             } else {
                 printTable(report, target.what());
             }
-            return report.violated() ? 1 : 0;
+            status.set(report.violated() || report.deadStateFound() ? 1 : 0);
+            return status.get();
         } finally {
+            if (previousInterrupt != null) {
+                sun.misc.Signal.handle(new sun.misc.Signal("INT"), previousInterrupt);
+            }
             reported.countDown();
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException e) {
                 // shutting down (Ctrl-C): the hook is running and has just been released
             }
+        }
+    }
+
+    /** Makes SIGINT set {@code stop} (a second one exits with 130); returns the handler it replaced, or null. */
+    private static sun.misc.SignalHandler interruptStops(AtomicBoolean stop) {
+        try {
+            return sun.misc.Signal.handle(new sun.misc.Signal("INT"), signal -> {
+                if (stop.getAndSet(true)) {
+                    System.exit(130);
+                }
+                System.err.println("explore: stopping (Ctrl-C again to quit at once)");
+            });
+        } catch (IllegalArgumentException e) {
+            return null; // no SIGINT on this platform, or the JVM runs with -Xrs: the shutdown hook stops the search
         }
     }
 
@@ -268,7 +347,7 @@ public final class ExploreCommand implements Callable<Integer> {
         List<String> args = spec.commandLine().getParseResult().originalArgs();
         java.util.Set<String> targetOptions = java.util.Set.of("--cluster", "--classpath", "--driver", "--nodes", "--bug",
                 "--arg", "--drop", "--dup", "--delay", "--partition", "--crash-rate", "--restart-delay", "--clock-skew",
-                "--virtual-time");
+                "--virtual-time", "--from", "--at");
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             String name = arg.contains("=") && arg.startsWith("--") ? arg.substring(0, arg.indexOf('=')) : arg;
@@ -284,7 +363,36 @@ public final class ExploreCommand implements Callable<Integer> {
                 i++; // an explore option's value
             }
         }
+        if (walks > 0) {
+            kept.add("--steps " + maxDepth + " --until-limit");
+        }
         return "./deja simulate " + String.join(" ", kept);
+    }
+
+    /**
+     * The liveness search of every @eventually predicate with a suspected path, one after the other, each with a
+     * progress bar; each critical transition's violating and nearest live runs are written as traces.
+     */
+    private ExploreReport searchLiveness(ExploreReport report, SimulationSettings settings, ExploreSettings explore,
+                                         Explorer.Options options, java.util.function.BiFunction<Path, Path, String> reproduce) {
+        List<Liveness> out = new ArrayList<>();
+        for (Liveness liveness : report.liveness()) {
+            Optional<LivenessSearch> search = options.stop().get() ? Optional.empty()
+                    : LivenessSearch.forSuspect(report, liveness, settings, explore, options);
+            if (search.isEmpty()) {
+                out.add(liveness);
+                continue;
+            }
+            CriticalTransition found;
+            try (LivenessProgress progress = new LivenessProgress(search.get(), liveness.predicate())) {
+                found = search.get().run();
+            }
+            found = LivenessSearch.writeEvidence(found, settings, this.out, options.classLoader(), reproduce,
+                    (violating, live) -> "./deja view " + DeployCommand.quoted(violating.toString()) + " --compare "
+                            + DeployCommand.quoted(live.toString()), options.start());
+            out.add(liveness.withCritical(found));
+        }
+        return report.withLiveness(out);
     }
 
     private boolean takesValue(String option) {
@@ -305,6 +413,7 @@ public final class ExploreCommand implements Callable<Integer> {
         if (!report.search().isEmpty()) {
             System.out.println("deja: search: " + report.search());
         }
+        printLiveness(report);
         if (report.findings().isEmpty()) {
             System.out.println("deja: no predicate was violated" + (script == null ? " (no --script given)" : ""));
             return;
@@ -331,6 +440,67 @@ public final class ExploreCommand implements Callable<Integer> {
                 }
             });
         }
+    }
+
+    /** Per @eventually predicate: the share of paths live for good by each depth, and the critical transitions. */
+    private void printLiveness(ExploreReport report) {
+        if (report.liveness().isEmpty()) {
+            return;
+        }
+        List<Liveness.DepthShare> header = report.liveness().getFirst().byDepth();
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-28s %8s %9s", "live for good by depth",
+                "paths", "suspected"));
+        for (Liveness.DepthShare share : header) {
+            line.append(String.format(Locale.ROOT, " %6s", compact(share.depth())));
+        }
+        System.out.println(line);
+        for (Liveness liveness : report.liveness()) {
+            line = new StringBuilder(String.format(Locale.ROOT, "%-28s %,8d %,9d", liveness.predicate(), liveness.paths(),
+                    liveness.suspected()));
+            for (Liveness.DepthShare share : liveness.byDepth()) {
+                line.append(String.format(Locale.ROOT, " %5.0f%%", 100 * liveness.share(share)));
+            }
+            System.out.println(line);
+        }
+        for (Liveness liveness : report.liveness()) {
+            liveness.critical().ifPresent(found -> {
+                System.out.println();
+                System.out.printf(Locale.ROOT, "%s: critical transition at step %,d (%s), %s %s%s%n", found.predicate(),
+                        found.step(), verdict(found), found.node(), found.event(),
+                        found.message().isEmpty() ? "" : " (message " + found.message() + ")");
+                System.out.printf(Locale.ROOT, "  walks:     %d per prefix, dmax %,d; false to the end from step %,d; "
+                                + "last recoverable prefix %s; %,d walks, %,d steps in all%n", found.walks(),
+                        found.maxDepth(), found.nonLiveFrom(), found.lastRecoverable() < 0 ? "none known"
+                                : String.format(Locale.ROOT, "%,d", found.lastRecoverable()), found.totalWalks(),
+                        found.totalSteps());
+                for (CriticalTransition.Probe probe : found.probes()) {
+                    System.out.printf(Locale.ROOT, "  prefix %,9d: %s%n", probe.prefix(), probe.recovers()
+                            ? String.format(Locale.ROOT, "live at step %,d on walk %d of at most %d", probe.liveAtStep(),
+                                    probe.walks(), found.walks())
+                            : String.format(Locale.ROOT, "dead (none of %d walks live)", probe.walks()));
+                }
+                found.evidence().ifPresent(evidence -> {
+                    System.out.println("  violating: " + evidence.violatingTrace());
+                    System.out.println("  reproduce: " + evidence.violatingCommand());
+                    evidence.liveTrace().ifPresent(t -> System.out.println("  nearest live run: " + t
+                            + found.nearestLive().map(w -> String.format(Locale.ROOT, " (from prefix %,d, live at step %,d)",
+                            w.prefix(), w.liveAtStep())).orElse("")));
+                    evidence.liveCommand().ifPresent(c -> System.out.println("  reproduce: " + c));
+                    evidence.compareCommand().ifPresent(c -> System.out.println("  compare:   " + c));
+                });
+            });
+        }
+        System.out.println();
+    }
+
+    private static String verdict(CriticalTransition found) {
+        return found.verdict() == CriticalTransition.Verdict.C1_DEAD
+                ? "C1: dead after it, no walk from there reached a live state"
+                : "C2: inconclusive, raise --max-depth";
+    }
+
+    private static String compact(long depth) {
+        return depth >= 1000 && depth % 1000 == 0 ? depth / 1000 + "k" : Long.toString(depth);
     }
 
     private static String kind(Finding.Kind kind) {
@@ -394,7 +564,64 @@ public final class ExploreCommand implements Callable<Integer> {
             findings.add(f);
         }
         out.put("findings", findings);
+        List<Map<String, Object>> live = new ArrayList<>();
+        for (Liveness liveness : report.liveness()) {
+            Map<String, Object> l = new LinkedHashMap<>();
+            l.put("predicate", liveness.predicate());
+            l.put("paths", liveness.paths());
+            l.put("suspected", liveness.suspected());
+            l.put("nonLiveFrom", liveness.nonLiveFrom());
+            List<Map<String, Object>> shares = new ArrayList<>();
+            for (Liveness.DepthShare share : liveness.byDepth()) {
+                Map<String, Object> d = new LinkedHashMap<>();
+                d.put("depth", share.depth());
+                d.put("livePaths", share.paths());
+                d.put("share", Math.round(liveness.share(share) * 10000) / 10000.0);
+                shares.add(d);
+            }
+            l.put("liveByDepth", shares);
+            liveness.critical().ifPresent(found -> l.put("criticalTransition", jsonOf(found)));
+            live.add(l);
+        }
+        out.put("liveness", live);
         return out;
+    }
+
+    private static Map<String, Object> jsonOf(CriticalTransition found) {
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("verdict", found.verdict().label());
+        c.put("step", found.step());
+        c.put("node", found.node());
+        c.put("event", found.event());
+        c.put("message", found.message());
+        c.put("lastRecoverable", found.lastRecoverable());
+        c.put("nonLiveFrom", found.nonLiveFrom());
+        c.put("walks", found.walks());
+        c.put("maxDepth", found.maxDepth());
+        c.put("totalWalks", found.totalWalks());
+        c.put("totalSteps", found.totalSteps());
+        List<Map<String, Object>> probes = new ArrayList<>();
+        for (CriticalTransition.Probe probe : found.probes()) {
+            Map<String, Object> p = new LinkedHashMap<>();
+            p.put("prefix", probe.prefix());
+            p.put("walks", probe.walks());
+            p.put("live", probe.live());
+            p.put("liveAtStep", probe.liveAtStep());
+            p.put("steps", probe.steps());
+            probes.add(p);
+        }
+        c.put("probes", probes);
+        found.nearestLive().ifPresent(w -> c.put("nearestLive", Map.of("prefix", w.prefix(), "liveAtStep", w.liveAtStep())));
+        found.evidence().ifPresent(e -> {
+            c.put("violatingTrace", e.violatingTrace());
+            c.put("violatingSchedule", e.violatingSchedule());
+            c.put("violatingReproduce", e.violatingCommand());
+            e.liveTrace().ifPresent(t -> c.put("liveTrace", t));
+            e.liveSchedule().ifPresent(t -> c.put("liveSchedule", t));
+            e.liveCommand().ifPresent(t -> c.put("liveReproduce", t));
+            e.compareCommand().ifPresent(t -> c.put("compare", t));
+        });
+        return c;
     }
 
     private static String toJson(ExploreReport report) {
@@ -411,6 +638,38 @@ public final class ExploreCommand implements Callable<Integer> {
             Files.writeString(file, toJson(report) + "\n");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A progress display of one liveness search: prefixes probed, walks and steps run. */
+    private static final class LivenessProgress implements AutoCloseable {
+        private final Progress progress;
+        private final Thread updater;
+        private volatile boolean done;
+
+        LivenessProgress(LivenessSearch search, String predicate) {
+            this.progress = Progress.start("liveness " + predicate, Progress.UNKNOWN_TOTAL, "walks");
+            this.updater = Thread.ofPlatform().daemon().name("deja-liveness-progress").start(() -> {
+                while (!done) {
+                    LivenessSearch.Counters c = search.counters();
+                    double seconds = Math.max(1e-9, c.elapsed().toNanos() / 1e9);
+                    progress.stepTo(c.walks());
+                    progress.note(String.format(Locale.ROOT, "%d prefixes probed, %,d walks, %,.0f steps/s",
+                            c.probes(), c.walks(), c.steps() / seconds));
+                    try {
+                        Thread.sleep(250);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            });
+        }
+
+        @Override
+        public void close() {
+            done = true;
+            updater.interrupt();
+            progress.close();
         }
     }
 

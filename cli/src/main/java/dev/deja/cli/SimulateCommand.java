@@ -10,6 +10,7 @@ import dev.deja.sim.SimulationResult;
 import dev.deja.sim.SimulationSettings;
 import dev.deja.sim.Schedule;
 import dev.deja.sim.Simulator;
+import dev.deja.sim.TraceStart;
 import dev.deja.sim.StepObserver;
 import java.io.IOException;
 import dev.deja.sim.ChoicePoint;
@@ -105,6 +106,9 @@ public final class SimulateCommand implements Callable<Integer> {
     @CommandLine.Mixin
     JsonOutput json;
 
+    @Mixin
+    FromTraceOptions fromTrace = new FromTraceOptions();
+
     @Option(names = "--schedule", paramLabel = "FILE",
             description = "Answer every choice from this schedule (written by 'deja explore') instead of the seed: the "
                     + "explored path again, as a trace. Give the same example or cluster options and --seed as the explore run.")
@@ -115,7 +119,8 @@ public final class SimulateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if ((example == null) == (cluster == null)) {
+        Optional<TraceStart> start = fromTrace.start(spec);
+        if ((example == null) == (cluster == null) && !(start.isPresent() && example == null && cluster == null)) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "give either an EXAMPLE or --cluster FILE (see 'deja simulate --help')");
         }
@@ -127,10 +132,13 @@ public final class SimulateCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--kill and --restart at fixed times are for "
                     + "'deja deploy'; the simulator crashes nodes with --crash-rate R (and --restart-delay TIME)");
         }
-        Target target = target(spec, example, cluster, driverId, nodes, bug, nodeArgs, faults);
+        Target target = start.isPresent() && example == null && cluster == null
+                ? new Target(FromTraceOptions.settingsOf(start.get(), faults), FromTraceOptions.describe(start.get()))
+                : target(spec, example, cluster, driverId, nodes, bug, nodeArgs, faults);
         SimulationSettings.Builder builder = target.builder();
-        String what = target.what();
-        builder.seed(seed).stop(untilLimit ? SimulationSettings.Stop.AT_LIMIT : SimulationSettings.Stop.WHEN_DRIVER_FINISHES);
+        String what = start.isPresent() ? FromTraceOptions.describe(start.get()) : target.what();
+        builder.seed(seed).stop(untilLimit || start.isPresent() ? SimulationSettings.Stop.AT_LIMIT
+                : SimulationSettings.Stop.WHEN_DRIVER_FINISHES);
         if (limit.steps != null) {
             // Steps alone bound the run; virtual time too only when both are given.
             builder.maxSteps(limit.steps).maxVirtualMillis(limit.virtualTime != null ? limit.virtualTime.toMillis()
@@ -146,6 +154,10 @@ public final class SimulateCommand implements Callable<Integer> {
                 .withClassLoader(UserClasspath.loader(classpath));
         if (nodeOutput) {
             options = options.withNodeOutput(System.out::println);
+        }
+        if (start.isPresent()) {
+            FromTraceOptions.rebuildOnce(settings, start.get(), options.classLoader(), "the run starts there");
+            options = options.withStart(start.get());
         }
         if (schedule != null) {
             Schedule answers = Schedule.read(schedule);

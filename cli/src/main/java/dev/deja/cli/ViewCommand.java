@@ -6,7 +6,9 @@ import dev.deja.check.store.H2StateHistory;
 import dev.deja.node.NodeId;
 import dev.deja.trace.NodeLog;
 import dev.deja.trace.Trace;
+import dev.deja.view.ComparisonSettings;
 import dev.deja.view.DisplayUnavailableException;
+import dev.deja.view.TraceComparison;
 import dev.deja.view.EventFilter;
 import dev.deja.view.PictureSettings;
 import dev.deja.check.Threshold;
@@ -35,12 +37,18 @@ import picocli.CommandLine.Parameters;
                 "With --png the graph is written to a file without a window (no display needed). Otherwise a window "
                         + "opens: pan by dragging or scrolling, zoom with Ctrl+scroll or +/-, click an event to see it "
                         + "and its node's state after it (replayed), step along the node, the trace or the message, "
-                        + "show its happens-before cone, filter."},
+                        + "show its happens-before cone, filter.",
+                "With --compare B, two runs of one cluster side by side (a violating run and its nearest live run): "
+                        + "both graphs aligned on their common prefix (faded), the first difference marked, and every "
+                        + "node's state in both runs at the first difference (or --at POS of A), the members that "
+                        + "differ highlighted. --text prints the same in words; --png draws it."},
         footer = {"", "Examples:",
                 "  ./deja view traces/paxos --report report.json --at 3231",
                 "  ./deja view traces/paxos --png paxos.png --from 3170 --to 3250 --report report.json",
                 "  ./deja view traces/lock --png stripe.png --report lock.json --threshold enough_time=5",
-                "  ./deja view traces/paxos --png begins.png --type Begin --node n1 --node n2"})
+                "  ./deja view traces/paxos --png begins.png --type Begin --node n1 --node n2",
+                "  ./deja view traces/violating --compare traces/live --text",
+                "  ./deja view traces/violating --compare traces/live --png compare.png"})
 public final class ViewCommand implements Callable<Integer> {
     /** Positions shown around --at in a picture when no range is given. */
     private static final int BEFORE_AT = 100;
@@ -95,6 +103,20 @@ public final class ViewCommand implements Callable<Integer> {
     @Option(names = "--classpath", paramLabel = "JARS", description = UserClasspath.DESCRIPTION)
     String classpath;
 
+    @Option(names = "--compare", paramLabel = "TRACE_B",
+            description = "Compare TRACE (run A) with another run of the same cluster (run B): both aligned on their "
+                    + "common prefix, the first difference, and every node's state in both at the first difference "
+                    + "(or --at POS of A) with the members that differ highlighted.")
+    Path compare;
+
+    @Option(names = "--text", description = "With --compare: print the comparison (common prefix, where each node's "
+            + "log parts, the state diff) instead of opening a window.")
+    boolean text;
+
+    @Option(names = "--full", description = "With --compare --text: list the states of the nodes that are the same "
+            + "in both runs too.")
+    boolean full;
+
     @CommandLine.Mixin
     NoDaemonOption noDaemon;
 
@@ -104,6 +126,12 @@ public final class ViewCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
+        if (compare != null) {
+            return compare(err);
+        }
+        if (text || full) {
+            throw new IllegalArgumentException((text ? "--text" : "--full") + " goes with --compare TRACE_B");
+        }
         List<Threshold> parsedThresholds = thresholds.stream().map(Threshold::parse).toList();
         if (png == null && !Viewer.displayAvailable()) {
             throw new IllegalArgumentException("cannot open a window: no display (DISPLAY is not set); "
@@ -165,6 +193,99 @@ public final class ViewCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** deja view A --compare B: the comparison in words, as a picture, or in a window. */
+    private int compare(PrintWriter err) {
+        List<String> unsupported = new ArrayList<>();
+        if (report != null) {
+            unsupported.add("--report");
+        }
+        if (!thresholds.isEmpty()) {
+            unsupported.add("--threshold");
+        }
+        if (from != null || to != null) {
+            unsupported.add("--from/--to");
+        }
+        if (cone) {
+            unsupported.add("--cone");
+        }
+        if (!nodes.isEmpty() || !types.isEmpty() || search != null || hideTimers) {
+            unsupported.add("the filters");
+        }
+        if (!unsupported.isEmpty()) {
+            throw new IllegalArgumentException("--compare does not take " + String.join(", ", unsupported)
+                    + " (it shows both runs around the compared step; see --help)");
+        }
+        if (text && png != null) {
+            throw new IllegalArgumentException("--text and --png are two outputs of --compare: give one");
+        }
+        if (full && !text) {
+            throw new IllegalArgumentException("--full goes with --compare TRACE_B --text");
+        }
+        boolean window = png == null && !text;
+        if (window) {
+            if (!Viewer.displayAvailable()) {
+                throw new IllegalArgumentException("cannot open a window: no display (DISPLAY is not set); "
+                        + Viewer.windowRequirement() + "; or write a picture instead with --png FILE, or --text");
+            }
+            try {
+                Viewer.startDisplay();
+            } catch (DisplayUnavailableException e) {
+                err.println("deja view: " + e.getMessage() + "; or write a picture instead with --png FILE, or --text");
+                return ExitCodes.USAGE;
+            }
+        }
+        Trace traceA = openTrace(trace, "TRACE");
+        Trace traceB = openTrace(compare, "--compare");
+        TraceModel a = load(traceA, "view");
+        TraceModel b = load(traceB, "view");
+        for (TraceModel model : List.of(a, b)) {
+            if (model.size() == 0) {
+                throw new IllegalArgumentException(model.name() + ": the trace holds no entries");
+            }
+        }
+        TraceComparison comparison = TraceComparison.of(a, b);
+        if (at != null) {
+            requirePosition("--at", at, a);
+        }
+        if (width != null && (width < 200 || width > PictureSettings.MAX_WIDTH_PIXELS)) {
+            throw new IllegalArgumentException("--width must be between 200 and " + PictureSettings.MAX_WIDTH_PIXELS
+                    + " pixels, was " + width);
+        }
+        ComparisonSettings settings = new ComparisonSettings(traceA, traceB,
+                at == null ? OptionalInt.empty() : OptionalInt.of(at), width == null ? 0 : width,
+                UserClasspath.loader(classpath));
+        err.printf(Locale.ROOT, "deja view: %s (%d entries) and %s (%d entries): common prefix of %d entries%s%n",
+                trace, a.size(), compare, b.size(), comparison.commonSize(),
+                comparison.identical() ? ", the runs are identical" : "");
+        if (window) {
+            Viewer.openComparisonWindow(comparison, settings);
+            return 0;
+        }
+        String words = null;
+        try (Progress progress = Progress.start("replay", Viewer.entriesToReplay(comparison, settings), "entries")) {
+            if (text) {
+                words = Viewer.comparisonText(comparison, settings, full, progress::stepBy);
+            } else {
+                Viewer.writeComparisonPng(comparison, settings, png, progress::stepBy);
+            }
+        }
+        if (text) {
+            System.out.print(words);
+        } else {
+            System.out.printf(Locale.ROOT, "deja view: wrote %s: %s over %s, common prefix of %d entries faded, "
+                    + "state diff after A position %d%n", png, trace, compare, comparison.commonSize(),
+                    settings.stepA(comparison));
+        }
+        return 0;
+    }
+
+    private static Trace openTrace(Path directory, String option) {
+        if (!Files.isDirectory(directory)) {
+            throw new IllegalArgumentException(option + " " + directory + ": the trace directory does not exist");
+        }
+        return Trace.open(directory);
+    }
+
     /**
      * Without --report: the latest check's findings as stored with the trace's state history (what that check printed),
      * or none if the trace was never checked.
@@ -188,7 +309,11 @@ public final class ViewCommand implements Callable<Integer> {
 
     /** Reads {@code trace} for {@code command}, with progress: the events read of the node logs' total. */
     static TraceModel load(Path trace, String command) {
-        Trace opened = Trace.open(trace);
+        return load(Trace.open(trace), command);
+    }
+
+    /** Reads an opened trace for {@code command}, with progress. */
+    static TraceModel load(Trace opened, String command) {
         try (Progress progress = Progress.start(command, opened.nodes().stream().mapToLong(NodeLog::entryCount).sum(),
                 "events")) {
             progress.note("reading the trace");

@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
@@ -159,8 +160,11 @@ class ExploreCommandIT {
                 return len([l for l in Lease if l.holder is not None]) <= 1
             """;
 
-    @Test
-    void explore_userClusterFile_withClassesCompiledOutsideTheProject_findsTheUsersBug() throws Exception {
+    /** The user's project: the lease classes compiled by this test into a jar, its cluster file and its script. */
+    private record UserProject(Path jar, Path cluster, Path script) {
+    }
+
+    private UserProject userProject(String script) throws Exception {
         Path sources = Files.createDirectories(work.resolve("src/com/example/user"));
         Path classes = Files.createDirectories(work.resolve("classes"));
         Files.writeString(sources.resolve("LeaseNode.java"), COUNTER);
@@ -185,8 +189,17 @@ class ExploreCommandIT {
                     "n2": { "address": "127.0.0.1:7302", "class": "com.example.user.LeaseNode" } },
                   "clients": { "client": { "address": "127.0.0.1:7300", "class": "com.example.user.LeaseClient" } } }
                 """);
-        Path script = work.resolve("lease.py");
-        Files.writeString(script, SCRIPT);
+        Path file = work.resolve("lease.py");
+        Files.writeString(file, script);
+        return new UserProject(jar, cluster, file);
+    }
+
+    @Test
+    void explore_userClusterFile_withClassesCompiledOutsideTheProject_findsTheUsersBug() throws Exception {
+        UserProject project = userProject(SCRIPT);
+        Path jar = project.jar();
+        Path cluster = project.cluster();
+        Path script = project.script();
         Path out = work.resolve("explore");
         CliRun.Output explored = CliRun.run("explore", "--cluster", cluster.toString(), "--classpath", jar.toString(),
                 "--script", script.toString(), "--strategy", "dfs", "--out", out.toString());
@@ -202,10 +215,83 @@ class ExploreCommandIT {
         assertThat(checked.out()).as(checked.err()).contains("one_holder", "VIOLATED");
     }
 
+    /** The lease script, printing a line the first time a path breaks {@code one_holder}. */
+    private static final String SCRIPT_WITH_MARK = SCRIPT + """
+            _marked = {"done": False}
+
+
+            @always
+            def mark_first_break():
+                if not one_holder() and not _marked["done"]:
+                    _marked["done"] = True
+                    print("deja-test: a path broke one_holder")
+                return True
+            """;
+
+    @Test
+    void explore_interruptedBySigint_printsThePartialReport_andExitsWithItsStatus() throws Exception {
+        UserProject project = userProject(SCRIPT_WITH_MARK);
+        Path out = work.resolve("interrupted");
+        List<String> command = new java.util.ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(flag -> !flag.startsWith("-javaagent") && !flag.startsWith("-Dbasedir")
+                        && !flag.startsWith("-Dsurefire") && !flag.startsWith("-Dfailsafe"))
+                .toList());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.deja.main.DejaCli", "explore",
+                "--cluster", project.cluster().toString(), "--classpath", project.jar().toString(), "--script",
+                project.script().toString(), "--strategy", "random", "--paths", "1000000000", "--workers", "1",
+                "--out", out.toString()));
+        Path stdout = work.resolve("stdout.txt");
+        Path stderr = work.resolve("stderr.txt");
+        Process process = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+        try {
+            // Wait until the search has found something (the script says so), then press Ctrl-C.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
+            while (!Files.readString(stderr).contains("deja-test: a path broke one_holder")) {
+                assertThat(process.isAlive()).as("deja explore ended before it was interrupted: %s%s",
+                        Files.readString(stdout), Files.readString(stderr)).isTrue();
+                assertThat(System.nanoTime()).as("no path broke one_holder within 240 s: %s", Files.readString(stderr))
+                        .isLessThan(deadline);
+                Thread.sleep(200);
+            }
+            Process kill = new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).inheritIO().start();
+            assertThat(kill.waitFor()).isZero();
+            assertThat(process.waitFor(300, TimeUnit.SECONDS)).as("deja explore ended after SIGINT").isTrue();
+        } finally {
+            process.destroyForcibly();
+        }
+        String printed = Files.readString(stdout);
+        System.out.println(printed + Files.readString(stderr));
+        assertThat(process.exitValue()).as("exit status after SIGINT with a violation found; %s", printed).isEqualTo(1);
+        assertThat(printed).contains("interrupted").contains("one_holder");
+        JsonNode report = JSON.readTree(out.resolve("report.json").toFile());
+        assertThat(report.get("ending").asText()).isEqualTo("interrupted");
+        assertThat(report.get("paths").asLong()).isPositive();
+        assertThat(report.get("findings").get(0).get("predicate").asText()).isEqualTo("one_holder");
+        assertThat(Path.of(report.get("findings").get(0).get("trace").asText())).isDirectory();
+    }
+
     @Test
     void explore_unknownStrategy_exits2WithOneLine() {
         CliRun.Output output = CliRun.run("explore", "paxos", "--strategy", "bfs", "--out", work.resolve("x").toString());
         assertThat(output.status()).isEqualTo(2);
         assertThat(output.err()).contains("--strategy bfs: expected random, dfs, dpor, pct or pos");
+    }
+
+    @Test
+    void explore_walksWithoutScript_exits2WithOneLine() {
+        CliRun.Output output = CliRun.run("explore", "chord", "--walks", "3", "--out", work.resolve("x").toString());
+        assertThat(output.status()).isEqualTo(2);
+        assertThat(output.err()).contains("--walks needs --script");
+    }
+
+    @Test
+    void explore_negativeWalks_exits2WithOneLine() {
+        CliRun.Output output = CliRun.run("explore", "chord", "--walks", "-1", "--script", "../scripts/chord.py",
+                "--out", work.resolve("x").toString());
+        assertThat(output.status()).isEqualTo(2);
+        assertThat(output.err()).contains("--walks -1: expected 0 or more walks");
     }
 }

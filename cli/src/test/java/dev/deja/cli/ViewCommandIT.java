@@ -92,6 +92,77 @@ class ViewCommandIT {
                 .contains("deja view: trace directory " + temporary.resolve("missing") + " does not exist");
     }
 
+    /**
+     * Two three-node Paxos runs from one seed that part at the first message: with another loss probability the
+     * loss draws, and so every later choice, differ.
+     */
+    private static Path[] partingRuns() {
+        Path a = temporary.resolve("compare-a");
+        Path b = temporary.resolve("compare-b");
+        if (!Files.isDirectory(b)) {
+            for (String[] run : new String[][] {{a.toString(), "0.3"}, {b.toString(), "0.2"}}) {
+                CliRun.Output output = CliRun.run("simulate", "paxos", "--nodes", "3", "--seed", "5", "--drop", run[1],
+                        "--delay", "1ms..50ms", "--virtual-time", "2s", "--out", run[0]);
+                assertThat(output.status()).as(output.err()).isZero();
+            }
+        }
+        return new Path[] {a, b};
+    }
+
+    @Test
+    void viewCompare_withText_printsThePrefixTheFirstDifferenceAndTheStateDiff() {
+        Path[] runs = partingRuns();
+
+        CliRun.Output output = CliRun.run("view", runs[0].toString(), "--compare", runs[1].toString(), "--text");
+
+        assertThat(output.status()).as(output.err()).isZero();
+        assertThat(output.out()).containsPattern("(?m)^A: compare-a, \\d+ entries; B: compare-b, \\d+ entries; 3 node\\(s\\)$")
+                .containsPattern("(?m)^common prefix: \\d+ entries \\(n1 \\d+, n2 \\d+, n3 \\d+\\)$")
+                .containsPattern("(?m)^first difference: A position \\d+, B position \\d+, node n\\d$")
+                .containsPattern("(?m)^state of every node at A position \\d+ .*: [1-3] of 3 node\\(s\\) differ \\(- A, \\+ B\\)$")
+                .containsPattern("(?m)^  n\\d: \\d+ member\\(s\\) differ$")
+                .containsPattern("(?m)^-  +\\S.*$").containsPattern("(?m)^\\+  +\\S.*$");
+        assertThat(output.err()).contains("deja view: " + runs[0] + " (");
+    }
+
+    @Test
+    void viewCompare_withPng_drawsBothGraphsOverTheStateDiff() throws Exception {
+        Path[] runs = partingRuns();
+        Path png = temporary.resolve("compare.png");
+
+        CliRun.Output output = CliRun.run("view", runs[0].toString(), "--compare", runs[1].toString(), "--png",
+                png.toString(), "--width", "900");
+
+        assertThat(output.status()).as(output.err()).isZero();
+        assertThat(output.out()).startsWith("deja view: wrote " + png + ": " + runs[0] + " over " + runs[1]);
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertThat(image.getWidth()).isEqualTo(900);
+        // Two graphs of three lanes each, and the state panel under them.
+        assertThat(image.getHeight()).isGreaterThan(400);
+    }
+
+    @Test
+    void viewCompare_withRunsOfAnotherClusterOrNoTrace_refusesInOneLine() {
+        Path[] runs = partingRuns();
+
+        CliRun.Output other = CliRun.run("view", runs[0].toString(), "--compare", trace.toString(), "--text");
+        CliRun.Output missing = CliRun.run("view", runs[0].toString(), "--compare", temporary.resolve("none").toString(),
+                "--text");
+        CliRun.Output textWithoutCompare = CliRun.run("view", runs[0].toString(), "--text");
+        CliRun.Output filtered = CliRun.run("view", runs[0].toString(), "--compare", runs[1].toString(), "--text",
+                "--node", "n1");
+
+        assertThat(other.status()).isEqualTo(2);
+        assertThat(other.err()).contains(runs[0] + " and " + trace + " are runs of different clusters: " + runs[0]
+                + " has nodes n1, n2, n3, " + trace + " has n1, n2, n3, n4, n5, n6, n7");
+        assertThat(missing.status()).isEqualTo(2);
+        assertThat(missing.err()).contains("--compare " + temporary.resolve("none") + ": the trace directory does not exist");
+        assertThat(textWithoutCompare.status()).isEqualTo(2);
+        assertThat(textWithoutCompare.err()).contains("--text goes with --compare TRACE_B");
+        assertThat(filtered.status()).isEqualTo(2);
+        assertThat(filtered.err()).contains("--compare does not take the filters");
+    }
+
     @Test
     void view_withoutPngAndWithoutADisplay_asksForPng() {
         assumeThat(System.getenv("DISPLAY")).as("only without a display (with one, a window would open)").isNull();

@@ -22,10 +22,12 @@ import java.util.Objects;
  * @param findings        per predicate and kind, the shortest path found; safety violations first
  * @param cpu             CPU time the exploring threads used (on a busy machine, steps per CPU second say more than
  *                        steps per second)
+ * @param liveness        per {@code @eventually} predicate, how soon paths became live and the suspected violations
  */
 public record ExploreReport(Strategy strategy, long seed, int workers, long paths, long steps, long statesVisited,
                             long distinctStates, long deepestPath, Duration elapsed, Ending ending, String search,
-                            List<String> predicates, List<Finding> findings, Duration cpu) {
+                            List<String> predicates, List<Finding> findings, Duration cpu,
+                            List<Liveness> liveness) {
     /** Why an exploration stopped. */
     public enum Ending {
         /** Every path of the search tree was explored. */
@@ -45,6 +47,15 @@ public record ExploreReport(Strategy strategy, long seed, int workers, long path
         Objects.requireNonNull(ending, "ending");
         predicates = List.copyOf(predicates);
         findings = List.copyOf(findings);
+        liveness = List.copyOf(liveness);
+    }
+
+    /** A report without liveness figures. */
+    public ExploreReport(Strategy strategy, long seed, int workers, long paths, long steps, long statesVisited,
+                         long distinctStates, long deepestPath, Duration elapsed, Ending ending, String search,
+                         List<String> predicates, List<Finding> findings, Duration cpu) {
+        this(strategy, seed, workers, paths, steps, statesVisited, distinctStates, deepestPath, elapsed, ending, search,
+                predicates, findings, cpu, List.of());
     }
 
     /** Whether any safety predicate was violated or any predicate failed to evaluate. */
@@ -69,6 +80,17 @@ public record ExploreReport(Strategy strategy, long seed, int workers, long path
 
     public ExploreReport withFindings(List<Finding> value) {
         return new ExploreReport(strategy, seed, workers, paths, steps, statesVisited, distinctStates, deepestPath, elapsed,
-                ending, search, predicates, value, cpu);
+                ending, search, predicates, value, cpu, liveness);
+    }
+
+    public ExploreReport withLiveness(List<Liveness> value) {
+        return new ExploreReport(strategy, seed, workers, paths, steps, statesVisited, distinctStates, deepestPath, elapsed,
+                ending, search, predicates, findings, cpu, value);
+    }
+
+    /** Whether some liveness search found a dead state (verdict C1). */
+    public boolean deadStateFound() {
+        return liveness.stream().anyMatch(l -> l.critical().map(c -> c.verdict() == CriticalTransition.Verdict.C1_DEAD)
+                .orElse(false));
     }
 }

@@ -26,16 +26,21 @@ import java.util.Set;
  * @param hashStates    whether randomized strategies hash states too (dfs and dpor always do)
  * @param hashExcludes  fields left out of the state hash, as {@code Class.field} (simple or full class name)
  * @param stopAtFirst   whether to stop at the first safety violation
+ * @param walks         K, random walks per prefix in the liveness search of a path that ends with an
+ *                      {@code @eventually} predicate false (MaceMC's critical transition); 0: no such search
  */
 public record ExploreSettings(Strategy strategy, long seed, long maxPaths, Duration budget, int maxDepth, int searchDepth,
                               int workers, FaultBudget faults, double faultRate, Map<ChoicePoint.EventKind, Double> weights,
                               int pctDepth, long windowMillis, boolean hashStates, Set<String> hashExcludes,
-                              boolean stopAtFirst) {
+                              boolean stopAtFirst, int walks) {
     public ExploreSettings {
         Objects.requireNonNull(strategy, "strategy");
         Objects.requireNonNull(faults, "faults");
         weights = Map.copyOf(weights);
         hashExcludes = Set.copyOf(hashExcludes);
+        if (walks < 0) {
+            throw new IllegalArgumentException("--walks must not be negative, was " + walks);
+        }
         if (maxPaths < 1 || maxDepth < 1 || searchDepth < 1 || workers < 1 || pctDepth < 1 || windowMillis < 0) {
             throw new IllegalArgumentException("--paths, --max-depth, --search-depth, --workers and --pct-depth must be "
                     + "positive and --window not negative");
@@ -76,6 +81,7 @@ public record ExploreSettings(Strategy strategy, long seed, long maxPaths, Durat
         private boolean hashStates;
         private final Set<String> hashExcludes = new LinkedHashSet<>();
         private boolean stopAtFirst;
+        private int walks;
 
         private Builder() {
         }
@@ -110,9 +116,11 @@ public record ExploreSettings(Strategy strategy, long seed, long maxPaths, Durat
 
         public Builder stopAtFirst(boolean value) { stopAtFirst = value; return this; }
 
+        public Builder walks(int value) { walks = value; return this; }
+
         public ExploreSettings build() {
             return new ExploreSettings(strategy, seed, maxPaths, budget, maxDepth, searchDepth, workers, faults, faultRate,
-                    weights, pctDepth, windowMillis, hashStates, hashExcludes, stopAtFirst);
+                    weights, pctDepth, windowMillis, hashStates, hashExcludes, stopAtFirst, walks);
         }
     }
 }

@@ -71,6 +71,27 @@ public final class LivenessSearch {
         return new LivenessSearch(new CriticalSearch(origin, target, explore, walks, options));
     }
 
+    /**
+     * The search for the critical transition of {@code liveness}'s shortest suspected path in {@code report} (the
+     * path's schedule is its {@code EVENTUALLY_OPEN_AT_END} finding's), with {@code explore.walks()} walks per prefix;
+     * empty when there is no suspected path or no walks are asked for.
+     */
+    public static java.util.Optional<LivenessSearch> forSuspect(ExploreReport report, Liveness liveness,
+                                                                SimulationSettings settings, ExploreSettings explore,
+                                                                Explorer.Options options) {
+        if (explore.walks() < 1 || liveness.suspected() == 0 || liveness.nonLiveFrom() < 1) {
+            return java.util.Optional.empty();
+        }
+        return report.findings().stream()
+                .filter(f -> f.kind() == Finding.Kind.EVENTUALLY_OPEN_AT_END && f.predicate().equals(liveness.predicate()))
+                .findFirst()
+                .map(f -> prepare(WalkOrigin.ofSchedule(settings, f.schedule(), options.classLoader(), options.start()),
+                        new Target(liveness.predicate(), liveness.nonLiveFrom(),
+                                // false from the first step on: the state before it was never evaluated, not live
+                                liveness.nonLiveFrom() > 1 ? liveness.nonLiveFrom() - 1 : -1), explore,
+                        explore.walks(), options));
+    }
+
     /** Runs the search; blocks until it ends. */
     public CriticalTransition run() {
         return search.run();
@@ -90,6 +111,14 @@ public final class LivenessSearch {
     public static CriticalTransition writeEvidence(CriticalTransition found, SimulationSettings settings, Path directory,
                                                    ClassLoader loader, BiFunction<Path, Path, String> command,
                                                    BiFunction<Path, Path, String> compare) {
-        return LivenessEvidence.write(found, settings, directory, loader, command, compare);
+        return LivenessEvidence.write(found, settings, directory, loader, command, compare, java.util.Optional.empty());
+    }
+
+    /** As the other {@code writeEvidence}, for runs that start from the recorded state {@code start} rebuilds. */
+    public static CriticalTransition writeEvidence(CriticalTransition found, SimulationSettings settings, Path directory,
+                                                   ClassLoader loader, BiFunction<Path, Path, String> command,
+                                                   BiFunction<Path, Path, String> compare,
+                                                   java.util.Optional<dev.deja.sim.TraceStart> start) {
+        return LivenessEvidence.write(found, settings, directory, loader, command, compare, start);
     }
 }

@@ -41,6 +41,15 @@ public interface WalkOrigin {
 
     /** A simulated run given by its schedule (as the explorer finds it) under {@code settings}. */
     static WalkOrigin ofSchedule(SimulationSettings settings, Schedule schedule, ClassLoader loader) {
-        return new ScheduleOrigin(settings, schedule, loader);
+        return new ScheduleOrigin(settings, schedule, loader, Optional.empty());
+    }
+
+    /**
+     * A simulated run given by its schedule that starts from the recorded state {@code start} rebuilds (as
+     * {@code explore --from TRACE --at POSITION} runs them), or from the cluster's boot when empty.
+     */
+    static WalkOrigin ofSchedule(SimulationSettings settings, Schedule schedule, ClassLoader loader,
+                                 Optional<dev.deja.sim.TraceStart> start) {
+        return new ScheduleOrigin(settings, schedule, loader, start);
     }
 }

@@ -97,6 +97,11 @@ public final class NodeRunner {
         return lamport.current();
     }
 
+    /** The seq the next recorded entry gets: the number of entries this node recorded, in all its incarnations. */
+    public long nextSeq() {
+        return nextSeq;
+    }
+
     /** Records the crash of the previous incarnation (if any) and the start, then calls {@code onStart}. */
     public void start() {
         if (started) {
@@ -130,6 +135,22 @@ public final class NodeRunner {
         }
     }
 
+    /**
+     * Delivers a message handed over as a live object by a platform that {@linkplain Platform#takesSharedMessages
+     * takes shared messages}: as {@link #deliver}, with nothing to decode. Only a runner that records nothing
+     * accepts one, since a receive entry holds the message's bytes.
+     */
+    public void deliverShared(NodeId from, long senderLamport, long messageId, Object message) {
+        requireStarted();
+        if (sink != null) {
+            throw new IllegalStateException(setup.self() + " records its entries and cannot take a shared message");
+        }
+        dispatchMillis = platform.currentTimeMillis();
+        lamport.receive(senderLamport);
+        nextSeq++;
+        runHandler(() -> node.onMessage(env, from, message));
+    }
+
     /** Fires a timer unless it was cancelled: records it and calls {@code onTimer}. */
     public void fireTimer(TimerId timer) {
         requireStarted();
@@ -140,7 +161,12 @@ public final class NodeRunner {
         dispatchMillis = platform.currentTimeMillis();
         beginHandler();
         try {
-            record(lamport.tick(), new Event.TimerFired(timer.value(), codec.encode(tag)));
+            long clock = lamport.tick();
+            if (sink != null || !codec.shareable(tag)) {
+                record(clock, new Event.TimerFired(timer.value(), codec.encode(tag)));
+            } else {
+                nextSeq++; // nothing records it, and the tag is known to encode
+            }
             runHandler(() -> node.onTimer(env, timer, tag));
         } finally {
             endHandler();
@@ -235,10 +261,22 @@ public final class NodeRunner {
             if (!to.equals(setup.self()) && !platform.knows(to)) {
                 throw new IllegalArgumentException(setup.self() + " cannot send to unknown node " + to);
             }
+            if (sink == null && platform.takesSharedMessages() && codec.shareable(message)) {
+                // Nothing records the send and no node can change the message: no bytes, no digest, no copy.
+                long messageId = ((long) setup.incarnation() << MESSAGE_ID_COUNTER_BITS) | nextMessageCounter++;
+                long clock = lamport.tick();
+                nextSeq++;
+                platform.transmitShared(to, clock, messageId, message);
+                return;
+            }
             Payload payload = codec.encode(message);
             long messageId = ((long) setup.incarnation() << MESSAGE_ID_COUNTER_BITS) | nextMessageCounter++;
             long clock = lamport.tick();
-            record(clock, new Event.Send(to, messageId, payload.type(), MessageCodec.digest(payload)));
+            if (sink != null) {
+                record(clock, new Event.Send(to, messageId, payload.type(), MessageCodec.digest(payload)));
+            } else {
+                nextSeq++;
+            }
             platform.transmit(to, clock, messageId, payload);
         }
 
@@ -249,7 +287,9 @@ public final class NodeRunner {
             if (delay.isNegative()) {
                 throw new IllegalArgumentException("negative timer delay " + delay);
             }
-            codec.encode(tag); // fail now, not when the timer fires, if the tag cannot be recorded
+            if (sink != null || !codec.shareable(tag)) {
+                codec.encode(tag); // fail now, not when the timer fires, if the tag cannot be recorded
+            }
             TimerId timer = new TimerId(nextTimerId++);
             pendingTimers.put(timer.value(), tag);
             platform.scheduleTimer(timer, delay);

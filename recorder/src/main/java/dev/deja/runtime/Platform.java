@@ -38,6 +38,24 @@ public interface Platform {
      */
     void transmit(NodeId to, long senderLamport, long messageId, Payload message);
 
+    /**
+     * Whether the runner may hand messages to {@link #transmitShared} as live objects, for values
+     * {@link dev.deja.trace.MessageCodec#shareable} allows: only a platform that delivers them in this process
+     * through {@link NodeRunner#deliverShared}, to runners that record nothing, says yes (the simulator's in-memory
+     * runs).
+     */
+    default boolean takesSharedMessages() {
+        return false;
+    }
+
+    /**
+     * As {@link #transmit}, for a message that is not encoded: an immutable value handed to the receiver as it is.
+     * Called only when {@link #takesSharedMessages()} is true.
+     */
+    default void transmitShared(NodeId to, long senderLamport, long messageId, Object message) {
+        throw new UnsupportedOperationException("this platform takes only encoded messages");
+    }
+
     /** Whether {@code node} is an address this platform can send to. */
     boolean knows(NodeId node);
 

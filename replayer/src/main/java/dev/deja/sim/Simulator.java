@@ -2,6 +2,7 @@ package dev.deja.sim;
 
 import dev.deja.sim.internal.SimulationEngine;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -41,38 +42,70 @@ public final class Simulator {
         }
     }
 
+    /** What a run in memory builds besides the run itself; a run that writes a trace always builds everything. */
+    public enum Detail {
+        /**
+         * Every recorded node's entries are built (and dropped), and the observer sees each step's first entry;
+         * messages travel encoded, as they do into a trace.
+         */
+        ENTRIES,
+        /**
+         * No entries are built and {@link SimulatedStep#entry()} is null; messages (and timer tags) that
+         * {@link dev.deja.trace.MessageCodec#shareable} allows reach their receiver as they are, neither encoded nor
+         * digested, and pending deliveries of such messages have a {@link ChoicePoint.Enabled#contentHash()} of 0.
+         * The same run as with {@link #ENTRIES}, answer for answer, and the cheapest: for searches that read neither
+         * entries nor message contents.
+         */
+        STEPS_ONLY
+    }
+
     /** What else a run may be given besides its settings. */
     public record Options(ChoiceSource choices, ClassLoader classLoader, Consumer<String> nodeOutput, String command,
-                          Exploration exploration, StepObserver observer) {
-        /** The seeded source of {@code settings}, this class's loader, node output discarded. */
+                          Exploration exploration, StepObserver observer, Optional<TraceStart> start,
+                          Detail detail) {
+        /** The seeded source of {@code settings}, this class's loader, node output discarded, entries built. */
         public static Options of(SimulationSettings settings) {
             return new Options(ChoiceSource.seeded(settings.seed()), Simulator.class.getClassLoader(), line -> { },
-                    "", Exploration.NONE, StepObserver.NONE);
+                    "", Exploration.NONE, StepObserver.NONE, Optional.empty(), Detail.ENTRIES);
         }
 
         public Options withChoices(ChoiceSource source) {
-            return new Options(source, classLoader, nodeOutput, command, exploration, observer);
+            return new Options(source, classLoader, nodeOutput, command, exploration, observer, start, detail);
         }
 
         public Options withClassLoader(ClassLoader loader) {
-            return new Options(choices, loader, nodeOutput, command, exploration, observer);
+            return new Options(choices, loader, nodeOutput, command, exploration, observer, start, detail);
         }
 
         public Options withNodeOutput(Consumer<String> output) {
-            return new Options(choices, classLoader, output, command, exploration, observer);
+            return new Options(choices, classLoader, output, command, exploration, observer, start, detail);
         }
 
         /** The command line that started the run, kept in {@code trace.json}. */
         public Options withCommand(String text) {
-            return new Options(choices, classLoader, nodeOutput, text, exploration, observer);
+            return new Options(choices, classLoader, nodeOutput, text, exploration, observer, start, detail);
         }
 
         public Options withExploration(Exploration value) {
-            return new Options(choices, classLoader, nodeOutput, command, value, observer);
+            return new Options(choices, classLoader, nodeOutput, command, value, observer, start, detail);
+        }
+
+        /**
+         * Starts the run from the state a recorded trace reached, rebuilt by replay (see {@link TraceStart}), instead of
+         * booting every node afresh.
+         */
+        public Options withStart(TraceStart value) {
+            return new Options(choices, classLoader, nodeOutput, command, exploration, observer, Optional.of(value),
+                    detail);
         }
 
         public Options withObserver(StepObserver value) {
-            return new Options(choices, classLoader, nodeOutput, command, exploration, value);
+            return new Options(choices, classLoader, nodeOutput, command, exploration, value, start, detail);
+        }
+
+        /** What an in-memory run builds; ignored by a run that writes a trace. */
+        public Options withDetail(Detail value) {
+            return new Options(choices, classLoader, nodeOutput, command, exploration, observer, start, value);
         }
     }
 

@@ -12,6 +12,16 @@ public interface StepObserver {
     /** After each step; returns false to end the run there (its ending is then {@code STOPPED}). */
     boolean afterStep(SimulatedStep step, View view);
 
+    /**
+     * When the run continues a recorded trace ({@link TraceStart}): after each handler call replay ran to rebuild the
+     * state, before the first simulated step; {@code step.step()} counts the recording's handler calls from 0 and the
+     * simulated steps go on from there. The view holds the replayed nodes and nothing pending. Returns false to end
+     * the run. By default the same as {@link #afterStep}.
+     */
+    default boolean replayedStep(SimulatedStep step, View view) {
+        return afterStep(step, view);
+    }
+
     /** What an observer may read of the run between steps. */
     interface View {
         /** The live object of every node that is up, by id, in id order (the driver included). */

@@ -73,6 +73,52 @@ public final class Viewer {
     }
 
     /**
+     * The comparison of two runs in words, as {@code deja view A --compare B --text} prints it: both runs, the
+     * common prefix, where each node's log parts, and every node's state in both runs at the compared step with the
+     * members that differ ({@code full}: the nodes whose states are equal listed in full too). Replays both runs up
+     * to the step, telling {@code progress} of each entry replayed (see {@link #entriesToReplay}).
+     */
+    public static String comparisonText(TraceComparison comparison, ComparisonSettings settings, boolean full,
+                                        java.util.function.LongConsumer progress) {
+        return dev.deja.view.internal.Comparisons.report(comparison, settings, full, progress);
+    }
+
+    /** How many entries a comparison's text or picture replays (both runs up to the compared step). */
+    public static long entriesToReplay(TraceComparison comparison, ComparisonSettings settings) {
+        return dev.deja.view.internal.Comparisons.entriesToReplay(comparison, settings);
+    }
+
+    /**
+     * Draws two compared runs to a PNG file (no display needed): run A's graph over run B's around the compared
+     * step, the common prefix faded, and the state diff of every node at the step. Replays both runs up to there.
+     */
+    public static void writeComparisonPng(TraceComparison comparison, ComparisonSettings settings, Path file,
+                                          java.util.function.LongConsumer progress) {
+        var states = dev.deja.view.internal.Comparisons.states(comparison, settings, progress);
+        FxToolkit.start(FxToolkit.Mode.HEADLESS);
+        dev.deja.view.internal.Comparisons.writePng(comparison, settings, states, file);
+    }
+
+    /**
+     * Opens a window on two compared runs and returns when it is closed: both graphs, moving together on the
+     * common prefix, and every node's state in both runs at the selected step.
+     */
+    public static void openComparisonWindow(TraceComparison comparison, ComparisonSettings settings) {
+        FxToolkit.start(FxToolkit.Mode.DISPLAY);
+        CountDownLatch closed = new CountDownLatch(1);
+        FxToolkit.call(() -> {
+            var window = dev.deja.view.internal.CompareWindow.show(comparison, settings);
+            window.stage().addEventHandler(javafx.stage.WindowEvent.WINDOW_HIDDEN, event -> closed.countDown());
+            return window;
+        });
+        try {
+            closed.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
      * Opens the viewer window on {@code model} and returns when it is closed. Needs a display: the toolkit is
      * started on the desktop unless it already runs (headless, in tests, it still opens, off screen).
      */

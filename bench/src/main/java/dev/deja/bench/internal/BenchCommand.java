@@ -48,7 +48,7 @@ public final class BenchCommand implements Callable<Integer>, ContributedCommand
     Path out;
 
     @Option(names = "--only", paramLabel = "SECTIONS", split = ",",
-            description = "Run only these sections: recording, trace-size, replay, check, simulation, viewer.")
+            description = "Run only these sections: recording, trace-size, replay, check, simulation, explore, liveness, viewer.")
     List<String> only;
 
     @Option(names = "--work", paramLabel = "DIR",

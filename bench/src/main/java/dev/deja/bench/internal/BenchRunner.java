@@ -60,6 +60,11 @@ public final class BenchRunner {
         } else {
             notRun(results, Section.EXPLORE, "explore");
         }
+        if (settings.sections().contains(Section.LIVENESS)) {
+            results.set("liveness", new LivenessBenchmark(workspace).run());
+        } else {
+            notRun(results, Section.LIVENESS, "liveness");
+        }
         if (settings.sections().contains(Section.VIEWER)) {
             results.set("viewer", new ViewerSection(workspace).run());
         } else {

@@ -81,6 +81,8 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final Value makeDict;
     private final Value intern;
     private final Value newRun;
+    private final Value globalNames;
+    private final Value activate;
     private final Progress progress = new Progress();
     // The steps Python holds from the last call (the same list object), the index in it of their first, and of the
     // step after the one that call stopped at: a call for that one goes on in Python without handing them over again.
@@ -156,6 +158,8 @@ public final class ScriptEvaluator implements AutoCloseable {
             makeDict = module.getMember("_make_dict");
             intern = module.getMember("_deja_setup_intern");
             newRun = module.getMember("_deja_new_run");
+            globalNames = module.getMember("_deja_setup_globals");
+            activate = module.getMember("_deja_setup_activate");
             List<TableSchema> declared = new ArrayList<>();
             Value tables = module.getMember("_deja_setup_tables").execute();
             for (long i = 0; i < tables.getArraySize(); i++) {
@@ -265,6 +269,41 @@ public final class ScriptEvaluator implements AutoCloseable {
         }
         Object names = fromPython(reads.execute(index));
         return names instanceof List<?> list ? list.stream().map(String::valueOf).toList() : List.of();
+    }
+
+    /**
+     * One global name of the script: what it is ({@code table}, {@code derived}, {@code predicate}, {@code builtin},
+     * {@code mutable} or {@code other}) and, for a table, derived value or predicate, the name it was declared with.
+     */
+    public record GlobalName(String name, String what, String declared) {
+    }
+
+    /** The script's global names after it ran, in definition order (see {@code _deja_setup_globals}). */
+    public List<GlobalName> globalNames() {
+        List<GlobalName> out = new ArrayList<>();
+        Value all = globalNames.execute();
+        for (long i = 0; i < all.getArraySize(); i++) {
+            Value g = all.getArrayElement(i);
+            Value declared = g.getArrayElement(2);
+            out.add(new GlobalName(g.getArrayElement(0).asString(), g.getArrayElement(1).asString(),
+                    declared.isNull() ? null : declared.asString()));
+        }
+        return out;
+    }
+
+    /**
+     * Evaluates only {@code predicates} from now on, and refreshes only {@code derived} after each step: the other
+     * predicates are never evaluated (their results come from elsewhere). Call before the first step.
+     */
+    public void activate(java.util.Collection<String> predicates, java.util.Collection<String> derived) {
+        List<Object> indexes = new ArrayList<>();
+        for (String name : predicates) {
+            int index = predicateNames.indexOf(name);
+            if (index >= 0) {
+                indexes.add(index);
+            }
+        }
+        activate.execute(makeTuple.execute(indexes.toArray()), makeTuple.execute(derived.toArray()));
     }
 
     /**

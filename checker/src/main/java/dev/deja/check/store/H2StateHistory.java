@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import dev.deja.check.CheckedEvent;
 import dev.deja.check.CheckedHistory;
+import dev.deja.check.PredicateResults;
 import dev.deja.check.RowChange;
 import dev.deja.check.StateHistory;
 import dev.deja.check.StateStep;
@@ -85,11 +86,16 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     /** The meta key set once the tables for queries are built. */
     private static final String QUERY_TABLES = "query_tables";
     /** The tables a check writes itself (upper case); the others are built for queries. */
-    private static final Set<String> CHECK_TABLES = Set.of("DEJA_META", "DEJA_STEPS", "VIOLATIONS");
+    private static final Set<String> CHECK_TABLES = Set.of("DEJA_META", "DEJA_STEPS", "VIOLATIONS", "PREDICATE_RESULTS");
     /** Rows inserted by one statement: H2's cost per statement is about that of a row. */
     private static final int ROWS_PER_STATEMENT = 50;
     private static final ObjectMapper JSON = JsonMapper.builder().addModule(new Jdk8Module())
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+
+    // Findings read back exactly as written: integers as Long, like the evaluator's values.
+    private static final ObjectMapper RESULTS_JSON = JsonMapper.builder().addModule(new Jdk8Module())
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.USE_LONG_FOR_INTS).build();
 
     /** The classes H2 may load by name for a database ({@code h2.allowedClasses}). */
     static final String ALLOWED_CLASSES = "org.h2.*";
@@ -682,6 +688,84 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
             return isComplete() && storedSchemas().equals(wanted);
         } catch (SQLException | JsonProcessingException e) {
             throw failure("read the history's table declarations", e);
+        }
+    }
+
+    @Override
+    public Optional<String> unservable(List<TableSchema> wanted) {
+        try {
+            if (!isComplete()) {
+                return Optional.of(StateHistory.NO_HISTORY);
+            }
+            Map<String, TableSchema> stored = new HashMap<>();
+            for (TableSchema schema : storedSchemas()) {
+                stored.put(schema.name(), schema);
+            }
+            for (TableSchema schema : wanted) {
+                TableSchema old = stored.get(schema.name());
+                if (old == null) {
+                    return Optional.of("table " + schema.name() + " is new, so the stored history lacks it");
+                }
+                if (!old.className().equals(schema.className())) {
+                    return Optional.of("table " + schema.name() + " now takes its rows from " + schema.className()
+                            + ", the stored history from " + old.className());
+                }
+                for (String column : schema.columns()) {
+                    if (!old.columns().contains(column)) {
+                        return Optional.of("table " + schema.name() + " declares column " + column
+                                + ", which the stored history lacks");
+                    }
+                }
+            }
+            return Optional.empty();
+        } catch (SQLException | JsonProcessingException e) {
+            throw failure("read the history's table declarations", e);
+        }
+    }
+
+    @Override
+    public Optional<PredicateResults> predicateResults() {
+        try {
+            if (!isComplete() || !tableExists("PREDICATE_RESULTS")) {
+                return Optional.empty();
+            }
+            Optional<String> events = meta("events_checked");
+            if (events.isEmpty()) {
+                return Optional.empty();
+            }
+            Map<String, PredicateResults.Result> out = new LinkedHashMap<>();
+            try (Statement statement = connection().createStatement();
+                 ResultSet rows = statement.executeQuery("SELECT predicate, result_json FROM predicate_results ORDER BY id")) {
+                while (rows.next()) {
+                    out.put(rows.getString(1), RESULTS_JSON.readValue(rows.getString(2), PredicateResults.Result.class));
+                }
+            }
+            return Optional.of(new PredicateResults(Long.parseLong(events.get()), out));
+        } catch (SQLException | JsonProcessingException | NumberFormatException e) {
+            throw failure("read the stored predicate results", e);
+        }
+    }
+
+    @Override
+    public void storePredicateResults(PredicateResults results) {
+        requireWritable();
+        try (Statement statement = connection().createStatement()) {
+            statement.execute("CREATE TABLE IF NOT EXISTS predicate_results(id INT AUTO_INCREMENT PRIMARY KEY,"
+                    + " predicate VARCHAR NOT NULL, result_json VARCHAR NOT NULL)");
+            statement.execute("DELETE FROM predicate_results");
+            try (PreparedStatement insert = connection().prepareStatement(
+                    "INSERT INTO predicate_results(predicate, result_json) VALUES (?, ?)")) {
+                for (Map.Entry<String, PredicateResults.Result> entry : results.byPredicate().entrySet()) {
+                    insert.setString(1, entry.getKey());
+                    insert.setString(2, RESULTS_JSON.writeValueAsString(entry.getValue()));
+                    insert.addBatch();
+                }
+                insert.executeBatch();
+            }
+            putMeta("events_checked", Long.toString(results.eventsChecked()));
+            connection().commit();
+        } catch (SQLException | JsonProcessingException e) {
+            throw failure("store the predicate results", e);
         }
     }
 

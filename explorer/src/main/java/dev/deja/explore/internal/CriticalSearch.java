@@ -146,6 +146,10 @@ public final class CriticalSearch {
     }
 
     private CriticalTransition found(CriticalTransition.Verdict verdict, long step, long lastRecoverable) {
+        if (lastRecoverable >= 0 && !liveWalks.containsKey(lastRecoverable) && !options.stop().get()) {
+            // Known recoverable without a walk (the state was live itself): walk from it for the nearest live run.
+            probe(lastRecoverable);
+        }
         String[] described = describe(step);
         Optional<CriticalTransition.LiveWalk> nearest = Optional.ofNullable(
                 lastRecoverable < 0 ? null : liveWalks.get(lastRecoverable));
@@ -239,32 +243,52 @@ public final class CriticalSearch {
         monitor.watch(target.predicate(), prefix);
         int[][] answersAfter = {new int[256]};
         long[] steps = {0};
-        boolean[] violated = {false};
-        StepObserver observer = (SimulatedStep step, StepObserver.View view) -> {
-            steps[0] = step.step() + 1;
-            if (step.step() >= prefix) {
-                int at = (int) (step.step() - prefix);
-                if (at >= answersAfter[0].length) {
-                    answersAfter[0] = Arrays.copyOf(answersAfter[0], answersAfter[0].length * 2);
+        java.util.Map<dev.deja.node.NodeId, SimulatedStep> lastOfNode = new java.util.HashMap<>();
+        StepObserver observer = new StepObserver() {
+            /** A handler call replayed to rebuild a recorded start state: evaluated as it comes. */
+            @Override
+            public boolean replayedStep(SimulatedStep step, StepObserver.View view) {
+                steps[0] = step.step() + 1;
+                if (monitor.add(step, 0)) {
+                    monitor.flush();
                 }
-                answersAfter[0][at] = recorder.size();
+                return true;
             }
-            if (step.recorded() && monitor.add(step, recorder.size())) {
-                if (monitor.flush().isPresent()) {
-                    violated[0] = true;
-                    return false;
+
+            @Override
+            public boolean afterStep(SimulatedStep step, StepObserver.View view) {
+            steps[0] = step.step() + 1;
+            if (step.step() < prefix) {
+                // The prefix runs without evaluation; its end state is handed over as one step per node.
+                if (step.recorded()) {
+                    lastOfNode.put(step.node(), step);
                 }
+                if (step.step() == prefix - 1) {
+                    List<SimulatedStep> last = new ArrayList<>(lastOfNode.values());
+                    last.sort(java.util.Comparator.comparingLong(SimulatedStep::step));
+                    monitor.addSnapshot(view.liveNodes(), last);
+                }
+                return !abort.getAsBoolean();
+            }
+            int at = (int) (step.step() - prefix);
+            if (at >= answersAfter[0].length) {
+                answersAfter[0] = Arrays.copyOf(answersAfter[0], answersAfter[0].length * 2);
+            }
+            answersAfter[0][at] = recorder.size();
+            if (step.recorded() && monitor.add(step, recorder.size())) {
+                monitor.flush();
                 if (monitor.liveAt() >= 0) {
                     return false;
                 }
             }
             return steps[0] < explore.maxDepth() && !abort.getAsBoolean();
+            }
         };
         origin.run(prefix, recorder, observer, options.classLoader());
-        if (!violated[0] && monitor.liveAt() < 0) {
+        if (monitor.liveAt() < 0) {
             monitor.flush();
         }
-        long liveAt = violated[0] ? -1 : monitor.liveAt();
+        long liveAt = monitor.liveAt();
         List<Schedule.Answer> answers = List.of();
         if (liveAt >= 0) {
             int given = answersAfter[0][(int) (liveAt - prefix)];

@@ -24,11 +24,18 @@ import java.util.Set;
  * sets: after a branch is explored from a state, its event sleeps in the later branches until an event of the
  * same node runs; a state whose enabled events all sleep ends the path as redundant. Faults the budget allows are
  * branch points explored both ways. The search ends when no state has a backtrack event left to try.
+ *
+ * <p>A search may be confined to the subtree under a fixed prefix of answers (a work unit of a search split among
+ * workers, see {@link Frontier}). The split branches fully at the prefix's branch points (every answer is some
+ * unit's prefix), so races that reach back into the prefix need no backtracking here, and the events ordered
+ * before the prefix's answer at each of its points count as explored there: they sleep as they would have after a
+ * sequential search tried them first. A unit whose own prefix answer is asleep is redundant as a whole.
  */
 final class DporSearch implements TreeSearch {
     private final SimulationSettings settings;
     private final ExploreSettings explore;
     private final List<Frame> frames = new ArrayList<>();
+    private final List<Integer> prefix;
     private boolean exhausted;
     private boolean started;
     private long redundant;
@@ -62,8 +69,24 @@ final class DporSearch implements TreeSearch {
     }
 
     DporSearch(SimulationSettings settings, ExploreSettings explore) {
+        this(settings, explore, List.of());
+    }
+
+    /** The subtree under {@code prefix}, the answers at the first branch points. */
+    DporSearch(SimulationSettings settings, ExploreSettings explore, List<Integer> prefix) {
         this.settings = settings;
         this.explore = explore;
+        this.prefix = List.copyOf(prefix);
+    }
+
+    /** Paths ended as redundant by sleep sets. */
+    long redundant() {
+        return redundant;
+    }
+
+    /** Races found between steps. */
+    long races() {
+        return races;
     }
 
     @Override
@@ -110,6 +133,10 @@ final class DporSearch implements TreeSearch {
         if (frameIndex < 0) {
             return; // step i was the only event enabled: nothing else could have run there
         }
+        if (frameIndex < prefix.size()) {
+            races++;
+            return; // a branch point of the work unit's prefix: every answer there is some unit's own prefix
+        }
         races++;
         Frame frame = frames.get(frameIndex);
         ChoicePoint.Key key = event.key();
@@ -126,7 +153,7 @@ final class DporSearch implements TreeSearch {
 
     /** The deepest frame with a backtrack event not yet done and not asleep (or an untried fault) gets it. */
     private boolean backtrack() {
-        for (int i = frames.size() - 1; i >= 0; i--) {
+        for (int i = frames.size() - 1; i >= prefix.size(); i--) {
             Frame frame = frames.get(i);
             if (frame.fault) {
                 if (frame.answer == 0) {
@@ -181,6 +208,23 @@ final class DporSearch implements TreeSearch {
                 if (frame.fault || frame.enabled.size() != point.enabled()) {
                     throw new IllegalStateException("the run is not deterministic: branch point " + index + " changed");
                 }
+            } else if (index < prefix.size()) {
+                frame = new Frame(point.events(), Set.copyOf(sleep));
+                frame.answer = prefix.get(index);
+                if (frame.answer >= point.enabled()) {
+                    throw new IllegalStateException("the run is not deterministic: branch point " + index + " has "
+                            + point.enabled() + " options, fewer than the work unit's answer " + frame.answer);
+                }
+                if (frame.sleep.contains(frame.chosen())) {
+                    redundant++;
+                    throw new Redundant();
+                }
+                // The events before the answer are explored by the units whose prefixes chose them.
+                for (int e = 0; e < frame.answer; e++) {
+                    frame.done.add(point.events().get(e).key());
+                }
+                frame.backtrack.add(frame.chosen());
+                frames.add(frame);
             } else {
                 frame = new Frame(point.events(), Set.copyOf(sleep));
                 int chosen = -1;
@@ -226,8 +270,10 @@ final class DporSearch implements TreeSearch {
                 }
                 return frame.answer == 1;
             }
-            frames.add(new Frame());
-            return false;
+            Frame frame = new Frame();
+            frame.answer = index < prefix.size() ? prefix.get(index) : 0;
+            frames.add(frame);
+            return frame.answer == 1;
         }
 
         @Override

@@ -10,6 +10,7 @@ import dev.deja.node.NodeId;
 import dev.deja.sim.Schedule;
 import dev.deja.sim.SimulationSettings;
 import dev.deja.sim.Simulator;
+import dev.deja.sim.TraceStart;
 import dev.deja.trace.NodeLog;
 import dev.deja.trace.Trace;
 import dev.deja.trace.TraceEvent;
@@ -34,7 +35,8 @@ public final class Evidence {
     }
 
     public static ExploreReport write(ExploreReport report, SimulationSettings settings, Path directory, ClassLoader loader,
-                                      Optional<Path> script, BiFunction<Path, Path, String> command) {
+                                      Optional<Path> script, BiFunction<Path, Path, String> command,
+                                      Optional<TraceStart> start) {
         try {
             Files.createDirectories(directory);
         } catch (IOException e) {
@@ -47,7 +49,7 @@ public final class Evidence {
             Path schedulePath = directory.resolve(base + ".schedule");
             Path tracePath = directory.resolve(base + ".trace");
             String reproduce = command.apply(schedulePath, tracePath);
-            Schedule commented = rerun(settings, finding.schedule(), tracePath, loader, reproduce);
+            Schedule commented = rerun(settings, finding.schedule(), tracePath, loader, reproduce, start);
             commented.write(schedulePath);
             long stepEntry = finding.seq() < 0 ? -1
                     : position(tracePath, new NodeId(finding.node()), finding.seq(), finding.lamport());
@@ -77,11 +79,18 @@ public final class Evidence {
     /** Runs {@code schedule} into {@code trace} and returns it with every answer's comment. */
     public static Schedule rerun(SimulationSettings settings, Schedule schedule, Path trace, ClassLoader loader,
                                  String command) {
+        return rerun(settings, schedule, trace, loader, command, Optional.empty());
+    }
+
+    /** As the other {@code rerun}, from {@code start} when given (the trace then begins with the recorded prefix). */
+    public static Schedule rerun(SimulationSettings settings, Schedule schedule, Path trace, ClassLoader loader,
+                                 String command, Optional<TraceStart> start) {
         deleteTrace(trace);
         Recorder.Commenting commenting = new Recorder.Commenting(schedule.replay("the schedule of " + trace));
-        Simulator.run(settings, trace, Simulator.Options.of(settings).withChoices(commenting).withClassLoader(loader)
+        Simulator.Options options = Simulator.Options.of(settings).withChoices(commenting).withClassLoader(loader)
                 .withExploration(schedule.exploration()).withObserver(schedule.stopper((step, view) -> true))
-                .withCommand(command));
+                .withCommand(command);
+        Simulator.run(settings, trace, start.map(options::withStart).orElse(options));
         return new Schedule(schedule.exploration(), schedule.steps(), schedule.stopAfterSteps(), commenting.answers);
     }
 

@@ -39,6 +39,7 @@ final class LiveMonitor implements AutoCloseable {
     private String watched;
     private long watchFrom;
     private long liveAt = -1;
+    private final Map<String, Long> lastTurnedTrue = new LinkedHashMap<>();
 
     /**
      * A predicate that failed at a step.
@@ -77,6 +78,25 @@ final class LiveMonitor implements AutoCloseable {
         checked = 0;
         watched = null;
         liveAt = -1;
+        lastTurnedTrue.clear();
+    }
+
+    /**
+     * Adds the state of every node at the end of a prefix that was run without evaluation, as one step per node
+     * (in the order of {@code lastEntries}, each with its node's last entry as the event): what a walk from a prefix
+     * evaluates instead of every step of the prefix. Predicates that read history (a derived value's versions, the
+     * event) see it from here on. Flushes as batches fill; safety findings are ignored (see {@link #watch}).
+     */
+    void addSnapshot(Map<dev.deja.node.NodeId, Object> liveNodes, List<SimulatedStep> lastEntries) {
+        for (SimulatedStep last : lastEntries) {
+            Object node = liveNodes.get(last.node());
+            if (node == null) {
+                continue;
+            }
+            if (add(new SimulatedStep(last.step(), last.event(), true, last.entry(), node), 0)) {
+                flush();
+            }
+        }
     }
 
     /**
@@ -84,6 +104,7 @@ final class LiveMonitor implements AutoCloseable {
      * first step at or after it, among the steps evaluated so far, after which the predicate held.
      */
     void watch(String predicate, long fromStep) {
+        // While watching, an @always predicate turning false does not end the run: only the watched one matters.
         watched = predicate;
         watchFrom = fromStep;
         liveAt = -1;
@@ -134,11 +155,17 @@ final class LiveMonitor implements AutoCloseable {
                     switch (finding.status()) {
                         case TURNED_FALSE -> {
                             if (finding.kind() == Violation.Kind.ALWAYS) {
+                                if (watched != null) {
+                                    continue;
+                                }
                                 return Optional.of(hit(finding, Violation.Status.VIOLATED, at, ""));
                             }
                             openSpans.put(finding.predicate(), batchSteps[at]);
                         }
-                        case TURNED_TRUE -> openSpans.remove(finding.predicate());
+                        case TURNED_TRUE -> {
+                            openSpans.remove(finding.predicate());
+                            lastTurnedTrue.put(finding.predicate(), batchSteps[at] + 1);
+                        }
                         case ERROR, TIMEOUT -> {
                             if (errored.add(finding.predicate())) {
                                 errors.add(hit(finding, finding.status() == LiveEvaluation.Status.ERROR
@@ -165,6 +192,20 @@ final class LiveMonitor implements AutoCloseable {
     /** The eventually predicates still false at the end of the path, with the step each turned false at. */
     Map<String, Long> openAtEnd() {
         return Map.copyOf(openSpans);
+    }
+
+    /**
+     * The eventually predicates that held at the end of the path, each with the depth (in steps) from which it held to
+     * the end: 0 when it was never false, else one more than the 0-based step at which its last false span closed.
+     */
+    Map<String, Long> liveFromAtEnd() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (String predicate : evaluator.predicates()) {
+            if (evaluator.kindOf(predicate) == Violation.Kind.EVENTUALLY && !openSpans.containsKey(predicate)) {
+                out.put(predicate, lastTurnedTrue.getOrDefault(predicate, 0L));
+            }
+        }
+        return out;
     }
 
     /** The predicates that raised or timed out on this path (the first time each did). */

@@ -17,7 +17,8 @@ public final class LivenessEvidence {
 
     public static CriticalTransition write(CriticalTransition found, SimulationSettings settings, Path directory,
                                            ClassLoader loader, BiFunction<Path, Path, String> command,
-                                           BiFunction<Path, Path, String> compare) {
+                                           BiFunction<Path, Path, String> compare,
+                                           Optional<dev.deja.sim.TraceStart> start) {
         if (found.violating().isEmpty()) {
             throw new IllegalArgumentException("the violating run of " + found.predicate()
                     + " has no schedule (it is not a simulated run), so it cannot be written as a trace");
@@ -30,7 +31,7 @@ public final class LivenessEvidence {
         Path violatingSchedule = directory.resolve(found.predicate() + "-violating.schedule");
         Path violatingTrace = directory.resolve(found.predicate() + "-violating.trace");
         String violatingCommand = command.apply(violatingSchedule, violatingTrace);
-        write(settings, found.violating().get(), violatingSchedule, violatingTrace, loader, violatingCommand);
+        write(settings, found.violating().get(), violatingSchedule, violatingTrace, loader, violatingCommand, start);
         Optional<String> liveTrace = Optional.empty();
         Optional<String> liveSchedule = Optional.empty();
         Optional<String> liveCommand = Optional.empty();
@@ -40,7 +41,7 @@ public final class LivenessEvidence {
             Path schedule = directory.resolve(found.predicate() + "-live.schedule");
             Path trace = directory.resolve(found.predicate() + "-live.trace");
             String reproduce = command.apply(schedule, trace);
-            write(settings, live.get(), schedule, trace, loader, reproduce);
+            write(settings, live.get(), schedule, trace, loader, reproduce, start);
             liveTrace = Optional.of(trace.toString());
             liveSchedule = Optional.of(schedule.toString());
             liveCommand = Optional.of(reproduce);
@@ -51,7 +52,7 @@ public final class LivenessEvidence {
     }
 
     private static void write(SimulationSettings settings, Schedule schedule, Path schedulePath, Path tracePath,
-                              ClassLoader loader, String command) {
-        Evidence.rerun(settings, schedule, tracePath, loader, command).write(schedulePath);
+                              ClassLoader loader, String command, Optional<dev.deja.sim.TraceStart> start) {
+        Evidence.rerun(settings, schedule, tracePath, loader, command, start).write(schedulePath);
     }
 }

@@ -8,6 +8,7 @@ import dev.deja.sim.SimulatedStep;
 import dev.deja.sim.SimulationResult;
 import dev.deja.sim.SimulationSettings;
 import dev.deja.sim.Simulator;
+import dev.deja.sim.TraceStart;
 import dev.deja.sim.StepObserver;
 import java.util.List;
 import java.util.Map;
@@ -32,11 +33,13 @@ final class PathRunner {
     private final StateHasher hasher;
     private final Set<Long> distinct;
     private final BooleanSupplier interrupted;
+    private final Simulator.Detail detail;
+    private Optional<TraceStart> start = Optional.empty();
 
     /** What one path did. */
     record Result(long path, long steps, SimulationResult.Ending ending, boolean redundant, long statesVisited,
                   Optional<LiveMonitor.Hit> violation, List<LiveMonitor.Hit> errors, Map<String, Long> openAtEnd,
-                  Recorder recorder) {
+                  Map<String, Long> liveFrom, Recorder recorder) {
         /** The schedule that runs this path again up to the step of {@code hit}. */
         Schedule scheduleUpTo(LiveMonitor.Hit hit, Simulator.Exploration exploration) {
             return recorder.schedule(hit.answers(), exploration, hit.step() + 1, true);
@@ -53,6 +56,14 @@ final class PathRunner {
         this.hasher = hash ? new StateHasher(explore.hashExcludes()) : null;
         this.distinct = distinct;
         this.interrupted = interrupted;
+        // Predicates read the entries and the state hash reads message contents; without either, build neither.
+        this.detail = monitor == null && !hash ? Simulator.Detail.STEPS_ONLY : Simulator.Detail.ENTRIES;
+    }
+
+    /** Starts every path from the recorded state {@code value} rebuilds, when present. */
+    PathRunner startingFrom(Optional<TraceStart> value) {
+        start = value;
+        return this;
     }
 
     Result run(long path, PathSource source) {
@@ -64,8 +75,9 @@ final class PathRunner {
         SimulationResult.Ending ending;
         boolean redundant = false;
         try {
-            ending = Simulator.runInMemory(settings, Simulator.Options.of(settings).withChoices(recorder)
-                    .withClassLoader(loader).withExploration(exploration).withObserver(observer)).ending();
+            Simulator.Options options = Simulator.Options.of(settings).withChoices(recorder)
+                    .withClassLoader(loader).withExploration(exploration).withObserver(observer).withDetail(detail);
+            ending = Simulator.runInMemory(settings, start.map(options::withStart).orElse(options)).ending();
         } catch (TreeSearch.Redundant e) {
             ending = SimulationResult.Ending.STOPPED;
             redundant = true;
@@ -75,7 +87,8 @@ final class PathRunner {
         }
         return new Result(path, observer.steps, ending, redundant, observer.visited, observer.violation,
                 monitor == null ? List.of() : monitor.errors(),
-                monitor == null || observer.violation.isPresent() ? Map.of() : monitor.openAtEnd(), recorder);
+                monitor == null || observer.violation.isPresent() ? Map.of() : monitor.openAtEnd(),
+                monitor == null || observer.violation.isPresent() ? Map.of() : monitor.liveFromAtEnd(), recorder);
     }
 
     private final class Observer implements StepObserver {
@@ -88,6 +101,17 @@ final class PathRunner {
         Observer(PathSource source, Recorder recorder) {
             this.source = source;
             this.recorder = recorder;
+        }
+
+        /** A handler call replayed to rebuild a recorded state: only the predicates see it. */
+        @Override
+        public boolean replayedStep(SimulatedStep step, View view) {
+            steps = step.step() + 1;
+            if (monitor != null && monitor.add(step, 0)) {
+                violation = monitor.flush();
+                return violation.isEmpty();
+            }
+            return true;
         }
 
         @Override

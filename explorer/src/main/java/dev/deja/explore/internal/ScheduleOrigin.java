@@ -21,10 +21,13 @@ public final class ScheduleOrigin implements WalkOrigin {
     private final Schedule schedule;
     /** answersAfter[s]: answers given when step s (0-based) returned. */
     private final int[] answersAfter;
+    private final Optional<dev.deja.sim.TraceStart> start;
 
-    public ScheduleOrigin(SimulationSettings settings, Schedule schedule, ClassLoader loader) {
+    public ScheduleOrigin(SimulationSettings settings, Schedule schedule, ClassLoader loader,
+                          Optional<dev.deja.sim.TraceStart> start) {
         this.settings = settings;
         this.schedule = schedule;
+        this.start = start;
         ChoiceSource replay = schedule.replay("the violating run's schedule");
         int[] given = {0};
         ChoiceSource counting = new ChoiceSource() {
@@ -54,8 +57,8 @@ public final class ScheduleOrigin implements WalkOrigin {
         };
         int[][] counts = {new int[1024]};
         long[] steps = {0};
-        Simulator.runInMemory(settings, Simulator.Options.of(settings).withChoices(counting).withClassLoader(loader)
-                .withExploration(schedule.exploration()).withObserver(schedule.stopper((step, view) -> {
+        Simulator.runInMemory(settings, started(Simulator.Options.of(settings).withChoices(counting).withClassLoader(loader)
+                .withExploration(schedule.exploration())).withObserver(schedule.stopper((step, view) -> {
                     if (step.step() >= counts[0].length) {
                         counts[0] = Arrays.copyOf(counts[0], counts[0].length * 2);
                     }
@@ -87,8 +90,18 @@ public final class ScheduleOrigin implements WalkOrigin {
     @Override
     public void run(long prefix, ChoiceSource walk, StepObserver observer, ClassLoader loader) {
         ChoiceSource source = prefix(prefix).replayThen("the violating run's schedule (prefix " + prefix + ")", walk);
-        Simulator.runInMemory(settings, Simulator.Options.of(settings).withChoices(source).withClassLoader(loader)
-                .withExploration(schedule.exploration()).withObserver(observer));
+        Simulator.runInMemory(settings, started(Simulator.Options.of(settings).withChoices(source).withClassLoader(loader)
+                .withExploration(schedule.exploration())).withObserver(observer));
+    }
+
+    /** {@code options} starting from the recorded state, when the run starts there. */
+    private Simulator.Options started(Simulator.Options options) {
+        return start.map(options::withStart).orElse(options);
+    }
+
+    /** The recorded state the run starts from, if not the cluster's boot. */
+    public Optional<dev.deja.sim.TraceStart> start() {
+        return start;
     }
 
     @Override

@@ -72,8 +72,12 @@ public final class NodeStream implements AutoCloseable {
 
     /** A stream over entries held in memory (tests). */
     static NodeStream of(NodeId node, List<TraceEvent> entries, boolean lastIncarnationCompleted) {
-        return new NodeStream(node, "memory:" + node, () -> Source.of(entries.iterator(), () -> { }),
-                lastIncarnationCompleted);
+        return of(node, "memory:" + node, entries, lastIncarnationCompleted);
+    }
+
+    /** A stream over a node log read into memory; {@code origin} names where it was read from, for error messages. */
+    public static NodeStream of(NodeId node, String origin, List<TraceEvent> entries, boolean lastIncarnationCompleted) {
+        return new NodeStream(node, origin, () -> Source.of(entries.iterator(), () -> { }), lastIncarnationCompleted);
     }
 
     NodeId node() {

@@ -11,6 +11,8 @@ import dev.deja.replay.ReplayState;
 import dev.deja.replay.ReplayedEvent;
 import dev.deja.replay.Replayer;
 import dev.deja.runtime.NodeRunner;
+import dev.deja.runtime.Platform;
+import dev.deja.trace.TraceSink;
 import dev.deja.trace.Event;
 import dev.deja.trace.EventJson;
 import dev.deja.trace.MessageCodec;
@@ -39,12 +41,43 @@ public final class ReplayEngine {
     private final SortedMap<NodeId, NodeState> states = new TreeMap<>();
     private final List<Divergence> divergences = new ArrayList<>();
     private final State view = new State();
+    private final Twins twins;
+
+    /**
+     * Wraps the replay twin of each incarnation's platform and trace sink before its runner is made, so that a caller
+     * can watch the replayed effects (sends, timers, storage) and later hand the replayed node over to another
+     * platform: the simulator continues a recorded run from a replayed state this way.
+     */
+    public interface Twins {
+        /** The platform the runner of {@code node}'s incarnation {@code incarnation} uses instead of {@code replay}. */
+        Platform platform(NodeId node, int incarnation, Platform replay);
+
+        /** The sink that runner records to instead of {@code replay} (called right after {@link #platform}). */
+        TraceSink sink(NodeId node, TraceSink replay);
+    }
 
     public ReplayEngine(String traceName, List<NodeStream> streams, Replayer.Options options) {
+        this(traceName, streams, options, null);
+    }
+
+    /** As the other constructor, with {@code twins} (null: none) wrapping every runner's platform and sink. */
+    public ReplayEngine(String traceName, List<NodeStream> streams, Replayer.Options options, Twins twins) {
         this.traceName = traceName;
         this.streams = List.copyOf(streams);
         this.options = options;
         this.codec = new MessageCodec(options.classLoader());
+        this.twins = twins;
+    }
+
+    /** After {@link #run}: the runner of every node that started and did not diverge, by node. */
+    public SortedMap<NodeId, NodeRunner> runners() {
+        SortedMap<NodeId, NodeRunner> out = new TreeMap<>();
+        states.forEach((id, state) -> {
+            if (state.runner != null && !state.skipped) {
+                out.put(id, state.runner);
+            }
+        });
+        return Collections.unmodifiableSortedMap(out);
     }
 
     /** Replays to the end, the position limit or the first divergence (unless keep-going). */
@@ -128,7 +161,9 @@ public final class ReplayEngine {
         Node node = instantiate(state, start.nodeClass());
         NodeRunner.Setup setup = new NodeRunner.Setup(first.node(), start.peers(), start.args(), first.incarnation(),
                 state.lastLamport, first.seq(), crashedIncarnation);
-        state.runner = new NodeRunner(node, setup, state.twin, codec, state.twin);
+        Platform platform = twins == null ? state.twin : twins.platform(first.node(), first.incarnation(), state.twin);
+        TraceSink sink = twins == null ? state.twin : twins.sink(first.node(), state.twin);
+        state.runner = new NodeRunner(node, setup, platform, codec, sink);
         state.cutShort = false;
         runHandler(state, first, state.runner::start);
     }

@@ -32,8 +32,14 @@ final class SimulatedPlatform implements Platform {
     private final Map<String, String> args;
     final boolean recorded;
     private final List<NodeId> peers;
-    private final Map<String, byte[]> current = new HashMap<>();
+    /** What survives a crash: the storage as of the last sync. */
     private final Map<String, byte[]> durable = new HashMap<>();
+    /**
+     * Writes since the last sync, over {@link #durable} ({@link #DELETED} for a deletion): a sync applies only them,
+     * rather than copying the whole storage, and a crash drops them.
+     */
+    private final Map<String, byte[]> unsynced = new HashMap<>();
+    private static final byte[] DELETED = new byte[0];
     final Set<Long> liveTimers = new HashSet<>();
     private final EntrySink sink = new EntrySink();
     long skewMillis;
@@ -78,22 +84,92 @@ final class SimulatedPlatform implements Platform {
             crashed = false;
         }
         runner = new NodeRunner(instance, new NodeRunner.Setup(id, peers, args, incarnation, initialLamport,
-                firstSeq, crashedIncarnation), this, engine.codec, recorded ? sink : null);
+                firstSeq, crashedIncarnation), this, engine.codec, recorded && engine.buildsEntries ? sink : null);
         up = true;
         runner.start();
     }
 
+    /** The sink the runner records to (counting entries, and writing them when the run writes a trace). */
+    TraceSink sink() {
+        return sink;
+    }
+
+    /**
+     * Takes over a node that replay rebuilt (see {@link HandOver}): its runner and object go on here, with the storage,
+     * incarnation, seq and Lamport clock the replay reached. With a trace directory, the node's recorded entries up to
+     * there are copied into the new trace first, so that the trace written holds the recorded prefix and the run.
+     */
+    void adopt(NodeRunner replayed, HandOver.Twin twin, List<TraceEvent> recorded) {
+        runner = replayed;
+        instance = replayed.node();
+        incarnation = twin.incarnation;
+        nextSeq = twin.nextSeq;
+        lastLamport = twin.lastLamport;
+        durable.putAll(twin.durable);
+        for (Map.Entry<String, byte[]> entry : twin.current.entrySet()) {
+            unsynced.put(entry.getKey(), entry.getValue());
+        }
+        for (String key : durable.keySet()) {
+            if (!twin.current.containsKey(key)) {
+                unsynced.put(key, DELETED); // deleted and not yet synced
+            }
+        }
+        up = true;
+        if (recorded != null && engine.traceDirectory != null) {
+            writer = copyPrefix(recorded, twin.nextSeq);
+        }
+    }
+
+    private NodeLogWriter copyPrefix(List<TraceEvent> log, long endSeq) {
+        NodeLogWriter open = null;
+        {
+            for (TraceEvent entry : log) {
+                if (entry.seq() >= endSeq) {
+                    break;
+                }
+                if (open == null || open.incarnation() != entry.incarnation()) {
+                    if (open != null) {
+                        // The recording's next incarnation starts with a crash entry when this one was killed.
+                        if (entry.event() instanceof dev.deja.trace.Event.Crash) {
+                            open.abandon();
+                        } else {
+                            open.close(entry.atMillis());
+                        }
+                    }
+                    open = NodeLogWriter.open(engine.traceDirectory, id, className, codeVersion(instance),
+                            entry.incarnation(), entry.atMillis(), engine.virtualClock);
+                    if (open.incarnation() != entry.incarnation() || open.nextSeq() != entry.seq()) {
+                        throw new IllegalStateException("cannot copy the recorded log of node " + id
+                                + " into the new trace: it begins at incarnation " + entry.incarnation() + ", seq "
+                                + entry.seq() + " (a log that continues an earlier recording)");
+                    }
+                }
+                open.append(entry);
+            }
+        }
+        return open;
+    }
+
     /** The entry that began the last handler call (its receive, timer, start or crash), or null for the driver. */
     TraceEvent lastHandlerEntry() {
-        return recorded ? sink.first : null;
+        return recorded && engine.buildsEntries ? sink.first : null;
+    }
+
+    /** How many entries this node recorded (or would have), in all its incarnations so far. */
+    long entriesRecorded() {
+        return runner != null ? runner.nextSeq() : nextSeq;
     }
 
     void crash() {
+        if (!engine.buildsEntries) {
+            // No sink kept these: the runner has them.
+            nextSeq = runner.nextSeq();
+            lastLamport = runner.lamport();
+        }
         up = false;
         crashed = true;
         liveTimers.clear();
-        current.clear();
-        current.putAll(durable); // writes not yet synced are lost
+        unsynced.clear(); // writes not yet synced are lost
         if (writer != null) {
             writer.abandon();
             writer = null;
@@ -121,27 +197,54 @@ final class SimulatedPlatform implements Platform {
 
     @Override
     public Optional<byte[]> storageRead(String key) {
-        byte[] value = current.get(key);
-        return value == null ? Optional.empty() : Optional.of(value.clone());
+        byte[] value = unsynced.get(key);
+        if (value == null) {
+            value = durable.get(key);
+        }
+        return value == null || value == DELETED ? Optional.empty() : Optional.of(value.clone());
     }
 
     @Override
     public void storageWrite(String key, byte[] value) {
         if (value == null) {
-            current.remove(key);
+            unsynced.put(key, DELETED);
         } else {
-            current.put(key, value.clone());
+            unsynced.put(key, value.clone());
         }
     }
 
     @Override
     public void storageSync() {
-        durable.clear();
-        durable.putAll(current);
+        for (Map.Entry<String, byte[]> write : unsynced.entrySet()) {
+            if (write.getValue() == DELETED) {
+                durable.remove(write.getKey());
+            } else {
+                durable.put(write.getKey(), write.getValue());
+            }
+        }
+        unsynced.clear();
+    }
+
+    @Override
+    public boolean takesSharedMessages() {
+        return !engine.buildsEntries;
     }
 
     @Override
     public void transmit(NodeId to, long senderLamport, long messageId, Payload message) {
+        send(to, senderLamport, messageId, message, null);
+    }
+
+    @Override
+    public void transmitShared(NodeId to, long senderLamport, long messageId, Object message) {
+        send(to, senderLamport, messageId, null, message);
+    }
+
+    /** One of {@code encoded} and {@code shared} is null. */
+    private void send(NodeId to, long senderLamport, long messageId, Payload encoded, Object shared) {
+        if (!engine.byId.containsKey(to)) {
+            return; // a client that does not run in a continued recording: nobody receives it
+        }
         if (engine.partitioned(id, to)
                 || engine.choices.chance(new ChoicePoint.Drop(id, to), engine.settings.dropProbability())) {
             engine.dropped++;
@@ -157,14 +260,15 @@ final class SimulatedPlatform implements Platform {
             delivery.senderLamport = senderLamport;
             delivery.id = messageId;
             delivery.copy = copy;
-            delivery.message = message;
+            delivery.message = encoded;
+            delivery.shared = shared;
             engine.schedule(delivery);
         }
     }
 
     @Override
     public boolean knows(NodeId node) {
-        return engine.nodes.containsKey(node);
+        return engine.addressable != null ? engine.addressable.contains(node) : engine.byId.containsKey(node);
     }
 
     @Override

@@ -25,6 +25,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,9 +51,29 @@ public final class SimulationEngine {
     final ChoiceSource choices;
     final Simulator.Exploration exploration;
     final MessageCodec codec;
+    /**
+     * Whether recorded nodes build their entries: always with a trace or when continuing a recording (whose replayed
+     * runners record), and in memory unless asked not to.
+     */
+    final boolean buildsEntries;
     final InstantSource virtualClock = () -> Instant.ofEpochMilli(this.nowMillis);
     final Map<NodeId, SimulatedPlatform> nodes = new TreeMap<>();
-    private final List<NodeId> clusterIds;
+    /** The same nodes for lookups at every step: a hash lookup rather than a string comparison per tree level. */
+    final Map<NodeId, SimulatedPlatform> byId = new HashMap<>();
+    /** The workload driver's platform, or null. */
+    private SimulatedPlatform driver;
+    /** Simple names of message and tag classes, computed once per class rather than at every event. */
+    private static final ClassValue<String> SIMPLE_NAMES = new ClassValue<>() {
+        @Override
+        protected String computeValue(Class<?> type) {
+            return Pending.simpleName(type.getName());
+        }
+    };
+    private static final java.util.concurrent.ConcurrentHashMap<String, String> SIMPLE_TYPES =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private List<NodeId> clusterIds;
+    /** When the run continues a recording: every id a node may send to (unrecorded clients too); else null. */
+    java.util.Set<NodeId> addressable;
     private final PriorityQueue<Pending> queue = new PriorityQueue<>();
     final List<TraceSummary.LauncherEvent> launcherEvents = new ArrayList<>();
     /** Nodes cut off from all others by an isolation choice, until the virtual instant they map to. */
@@ -76,7 +97,9 @@ public final class SimulationEngine {
         this.choices = options.choices();
         this.exploration = options.exploration();
         this.observer = options.observer();
-        this.codec = new MessageCodec(options.classLoader());
+        this.codec = MessageCodec.shared(options.classLoader());
+        this.buildsEntries = traceDirectory != null || options.detail() == Simulator.Detail.ENTRIES
+                || options.start().isPresent();
         this.clusterIds = settings.nodes().keySet().stream().sorted().toList();
     }
 
@@ -86,29 +109,34 @@ public final class SimulationEngine {
         if (traceDirectory != null) {
             requireEmptyOrAbsent(traceDirectory);
         }
-        for (NodeId id : clusterIds) {
-            SimulationSettings.NodeSpec spec = settings.nodes().get(id);
-            nodes.put(id, new SimulatedPlatform(this, id, spec.className(), spec.args(), true,
-                    clusterIds.stream().filter(p -> !p.equals(id)).toList()));
+        SimulationResult.Ending ending;
+        if (options.start().isPresent()) {
+            ending = continueRecording(new HandOver(options.start().get()));
+        } else {
+            for (NodeId id : clusterIds) {
+                SimulationSettings.NodeSpec spec = settings.nodes().get(id);
+                nodes.put(id, new SimulatedPlatform(this, id, spec.className(), spec.args(), true,
+                        clusterIds.stream().filter(p -> !p.equals(id)).toList()));
+            }
+            settings.driver().ifPresent(d -> nodes.put(d.id(), new SimulatedPlatform(this, d.id(), d.className(), Map.of(),
+                    false, clusterIds)));
+            indexNodes();
+            for (SimulatedPlatform node : nodes.values()) {
+                node.skewMillis = drawSkew(node.id);
+            }
+            addPartitionEvents();
+            // Cluster nodes first, so that the driver's first messages find them running, as in a deployment.
+            for (NodeId id : clusterIds) {
+                nodes.get(id).boot();
+            }
+            settings.driver().ifPresent(d -> nodes.get(d.id()).boot());
+            ending = loop();
         }
-        settings.driver().ifPresent(d -> nodes.put(d.id(), new SimulatedPlatform(this, d.id(), d.className(), Map.of(),
-                false, clusterIds)));
-        for (SimulatedPlatform node : nodes.values()) {
-            node.skewMillis = settings.clockSkewMillis() == 0 ? 0
-                    : choices.between(new ChoicePoint.ClockSkew(node.id), -settings.clockSkewMillis(), settings.clockSkewMillis());
-        }
-        for (Partition partition : settings.partitions()) {
-            launcherEvents.add(new TraceSummary.LauncherEvent(partition.startMillis(), "partition", "", partition.toString()));
-            launcherEvents.add(new TraceSummary.LauncherEvent(partition.healMillis(), "heal", "", partition.toString()));
-        }
-        // Cluster nodes first, so that the driver's first messages find them running, as in a deployment.
-        for (NodeId id : clusterIds) {
-            nodes.get(id).boot();
-        }
-        settings.driver().ifPresent(d -> nodes.get(d.id()).boot());
-        SimulationResult.Ending ending = loop();
         for (SimulatedPlatform node : nodes.values()) {
             node.finish();
+            if (!buildsEntries && node.recorded) {
+                entries += node.entriesRecorded();
+            }
         }
         if (traceDirectory != null) {
             launcherEvents.sort((a, b) -> Long.compare(a.atMillis(), b.atMillis()));
@@ -122,6 +150,72 @@ public final class SimulationEngine {
         }
         return new SimulationResult(steps, entries, nowMillis - EPOCH_MILLIS, crashes, dropped, duplicated, ending,
                 Duration.ofNanos(System.nanoTime() - startNanos));
+    }
+
+    private long drawSkew(NodeId id) {
+        return settings.clockSkewMillis() == 0 ? 0
+                : choices.between(new ChoicePoint.ClockSkew(id), -settings.clockSkewMillis(), settings.clockSkewMillis());
+    }
+
+    private void addPartitionEvents() {
+        for (Partition partition : settings.partitions()) {
+            launcherEvents.add(new TraceSummary.LauncherEvent(partition.startMillis(), "partition", "", partition.toString()));
+            launcherEvents.add(new TraceSummary.LauncherEvent(partition.healMillis(), "heal", "", partition.toString()));
+        }
+    }
+
+    /**
+     * Rebuilds the recorded state by replay and runs on from it: the recorded nodes (not the settings' nodes, nor its
+     * driver) take part; their clocks go on from the recording's (virtual time itself starts at the epoch, so that the
+     * settings' limits and partitions count from the hand-over); pending timers stay due when they were; the messages in
+     * flight are sent again through the simulated network, which draws their delay, loss and duplication.
+     */
+    private SimulationResult.Ending continueRecording(HandOver handOver) {
+        if (!handOver.replay(options.classLoader(), observer)) {
+            return SimulationResult.Ending.STOPPED;
+        }
+        steps = handOver.handlerCalls();
+        clusterIds = List.copyOf(handOver.starts().keySet());
+        addressable = handOver.addressable();
+        long recordedNow = handOver.latestMillis();
+        long offset = recordedNow - EPOCH_MILLIS;
+        handOver.starts().forEach((id, start) -> nodes.put(id, new SimulatedPlatform(this, id, start.nodeClass(),
+                start.args(), true, start.peers())));
+        indexNodes();
+        for (SimulatedPlatform node : nodes.values()) {
+            node.skewMillis = offset + drawSkew(node.id);
+        }
+        addPartitionEvents();
+        handOver.runners().forEach((id, runner) -> {
+            SimulatedPlatform node = nodes.get(id);
+            HandOver.Twin twin = handOver.twin(id);
+            node.adopt(runner, twin, options.start().get().recording().logs().get(id));
+            twin.switchTo(node);
+            for (HandOver.Timer timer : twin.timers.values()) {
+                node.liveTimers.add(timer.id());
+                Pending due = newPending(Kind.TIMER, EPOCH_MILLIS + Math.max(0, timer.dueMillis() - recordedNow), id);
+                due.incarnation = node.incarnation;
+                due.id = timer.id();
+                schedule(due);
+            }
+        });
+        for (HandOver.InFlight message : handOver.inFlight()) {
+            SimulatedPlatform sender = nodes.get(message.from());
+            if (sender != null) {
+                sender.transmit(message.to(), message.senderLamport(), message.messageId(), message.message());
+            }
+        }
+        for (NodeId id : clusterIds) {
+            if (!handOver.runners().containsKey(id)) {
+                nodes.get(id).boot(); // had not started by the position
+            }
+        }
+        return loop();
+    }
+
+    private void indexNodes() {
+        byId.putAll(nodes);
+        driver = settings.driver().map(d -> nodes.get(d.id())).orElse(null);
     }
 
     private SimulationResult.Ending loop() {
@@ -165,7 +259,7 @@ public final class SimulationEngine {
             }
             // A later event run first makes the earlier ones late: time never goes back.
             nowMillis = Math.max(nowMillis, next.dueMillis);
-            SimulatedPlatform node = nodes.get(next.node);
+            SimulatedPlatform node = byId.get(next.node);
             long step = steps;
             causeStep = step;
             if (execute(next, node)) {
@@ -193,7 +287,11 @@ public final class SimulationEngine {
                     dropped++;
                     return false;
                 }
-                node.runner.deliver(next.from, next.senderLamport, next.id, next.message);
+                if (next.shared != null) {
+                    node.runner.deliverShared(next.from, next.senderLamport, next.id, next.shared);
+                } else {
+                    node.runner.deliver(next.from, next.senderLamport, next.id, next.message);
+                }
                 return true;
             }
             case TIMER -> {
@@ -248,8 +346,7 @@ public final class SimulationEngine {
     }
 
     private boolean driverFinished() {
-        return settings.driver().map(d -> nodes.get(d.id()).instance instanceof WorkloadDriver driver && driver.finished())
-                .orElse(false);
+        return driver != null && driver.instance instanceof WorkloadDriver workload && workload.finished();
     }
 
     void schedule(Pending pending) {
@@ -313,8 +410,12 @@ public final class SimulationEngine {
         long id;
         int copy;
         Payload message;
+        /** A message handed over as it is (see {@link Simulator.Detail#STEPS_ONLY}), instead of {@link #message}. */
+        Object shared;
         int incarnation;
         String tagType = "";
+        /** What {@link #describe()} returns, built once: the queue's events are described at every choice. */
+        private ChoicePoint.Enabled described;
 
         Pending(Kind kind, long dueMillis, long order, NodeId node, long causeStep) {
             this.kind = kind;
@@ -325,15 +426,26 @@ public final class SimulationEngine {
         }
 
         ChoicePoint.Enabled describe() {
+            if (described != null) {
+                return described;
+            }
             ChoicePoint.EventKind eventKind = switch (kind) {
                 case DELIVERY -> ChoicePoint.EventKind.DELIVERY;
                 case TIMER -> ChoicePoint.EventKind.TIMER;
                 case RESTART -> ChoicePoint.EventKind.RESTART;
             };
-            String type = message != null ? message.simpleType() : tagType;
-            return new ChoicePoint.Enabled(eventKind, node, from, kind == Kind.TIMER ? ((long) incarnation << 40) | id : id,
-                    copy, type, dueMillis - EPOCH_MILLIS, causeStep,
-                    message != null ? java.util.Arrays.hashCode(message.bytes()) : 0);
+            String type = message != null ? SIMPLE_TYPES.computeIfAbsent(message.type(), Pending::simpleName)
+                    : shared != null ? SIMPLE_NAMES.get(shared.getClass()) : tagType;
+            described = new ChoicePoint.Enabled(eventKind, node, from,
+                    kind == Kind.TIMER ? ((long) incarnation << 40) | id : id, copy, type, dueMillis - EPOCH_MILLIS,
+                    causeStep, message != null ? java.util.Arrays.hashCode(message.bytes()) : 0);
+            return described;
+        }
+
+        /** As {@link Payload#simpleType()} does it. */
+        static String simpleName(String type) {
+            int dot = Math.max(type.lastIndexOf('.'), type.lastIndexOf('$'));
+            return type.substring(dot + 1);
         }
 
         @Override

@@ -23,9 +23,20 @@ import java.util.function.Predicate;
  * @param dark       which violations are drawn dark
  * @param title      a title line, or null for none
  * @param legend     whether to draw the legend
+ * @param faded      positions drawn faded (the prefix a compared run shares with the other), or null for none
  */
 record GraphFrame(TraceModel model, ArcIndex arcs, BitSet shown, int[] rowOfLane, int selected, Cone cone,
-                  List<Violation> violations, Predicate<Violation> dark, String title, boolean legend) {
+                  List<Violation> violations, Predicate<Violation> dark, String title, boolean legend, BitSet faded) {
+    /** How opaque a faded entry is: readable, but plainly behind the rest. */
+    static final double FADED_ALPHA = 0.3;
+    /** How opaque an entry outside the cone is. */
+    static final double DIMMED_ALPHA = 0.15;
+
+    GraphFrame(TraceModel model, ArcIndex arcs, BitSet shown, int[] rowOfLane, int selected, Cone cone,
+               List<Violation> violations, Predicate<Violation> dark, String title, boolean legend) {
+        this(model, arcs, shown, rowOfLane, selected, cone, violations, dark, title, legend, null);
+    }
+
     GraphFrame {
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(arcs, "arcs");
@@ -47,6 +58,19 @@ record GraphFrame(TraceModel model, ArcIndex arcs, BitSet shown, int[] rowOfLane
     /** Whether the entry at {@code position} is drawn at full strength (no cone, or inside it). */
     boolean isLit(int position) {
         return cone == null || cone.contains(position);
+    }
+
+    /** How opaque the entry at {@code position} is drawn: 1, dimmed outside the cone, or faded. */
+    double alpha(int position) {
+        if (!isLit(position)) {
+            return DIMMED_ALPHA;
+        }
+        return faded != null && faded.get(position) ? FADED_ALPHA : 1;
+    }
+
+    /** The same frame with {@code positions} faded and another title. */
+    GraphFrame withFaded(BitSet positions, String newTitle) {
+        return new GraphFrame(model, arcs, shown, rowOfLane, selected, cone, violations, dark, newTitle, legend, positions);
     }
 
     /** Rows for every lane when all are shown. */

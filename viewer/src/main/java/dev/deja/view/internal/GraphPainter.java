@@ -26,7 +26,6 @@ final class GraphPainter {
     private static final double OBSERVATIONS_FROM_PIXELS = 3;
     /** Below this zoom, arrowheads are left out. */
     private static final double ARROWS_FROM_PIXELS = 2;
-    private static final double DIMMED_ALPHA = 0.15;
 
     private GraphPainter() {
     }
@@ -35,7 +34,7 @@ final class GraphPainter {
     private record LegendItem(Symbol symbol, String text, Color color) {
     }
 
-    private enum Symbol { MESSAGE, TIMER, LOST, OUTSIDE, HIDDEN, CRASH, VIOLATION, DARK, LIGHT, SELECTED, BAND }
+    private enum Symbol { MESSAGE, TIMER, LOST, OUTSIDE, HIDDEN, CRASH, VIOLATION, DARK, LIGHT, SELECTED, BAND, FADED }
 
     // ---- layout ----
 
@@ -261,7 +260,7 @@ final class GraphPainter {
                 double dx = sendHidden ? -10 : 10;
                 boolean lit = frame.isLit(shownEnd);
                 Color color = Palette.message(model.messageType(end));
-                double alpha = lit ? 1 : DIMMED_ALPHA;
+                double alpha = frame.alpha(shownEnd);
                 PathBatches.Path path = batches.stroke(color, alpha, width, false);
                 if (sendHidden) {
                     path.line(x + dx, y + dy, x, y);
@@ -291,8 +290,7 @@ final class GraphPainter {
                     return;
                 }
             }
-            boolean lit = (send < 0 || frame.isLit(send)) && (receive < 0 || frame.isLit(receive));
-            double alpha = lit ? 1 : DIMMED_ALPHA;
+            double alpha = Math.min(send < 0 ? 1 : frame.alpha(send), receive < 0 ? 1 : frame.alpha(receive));
             Color color = Palette.message(model.messageType(end));
             if (send >= 0 && receive >= 0) {
                 double x1 = coarse ? snap(layout.x(send), grid) : layout.x(send);
@@ -477,7 +475,7 @@ final class GraphPainter {
                 }
                 lastColumn[lane] = column;
             }
-            double alpha = frame.isLit(position) ? 1 : DIMMED_ALPHA;
+            double alpha = frame.alpha(position);
             if (coarse && type != EventKind.CRASH) {
                 // Zoomed out, a mark is a short tick in its colour: shapes would only blur into each other.
                 Color color = switch (type) {
@@ -656,6 +654,9 @@ final class GraphPainter {
         if (selected >= 0 && selected >= from && selected <= last && model.counterpart(selected) >= 0) {
             items.add(new LegendItem(Symbol.SELECTED, "selected message", Palette.SELECTED_MESSAGE));
         }
+        if (frame.faded() != null) {
+            items.add(new LegendItem(Symbol.FADED, "common prefix of both runs", Palette.START));
+        }
         if (frame.cone() != null) {
             items.add(new LegendItem(Symbol.BAND, "causes", Palette.CAUSES));
             items.add(new LegendItem(Symbol.BAND, "effects", Palette.EFFECTS));
@@ -752,6 +753,11 @@ final class GraphPainter {
                 g.strokeLine(x, y, x + SWATCH_WIDTH - 2, y);
             }
             case BAND -> g.fillRect(x, y - 5, SWATCH_WIDTH, 10);
+            case FADED -> {
+                g.setGlobalAlpha(GraphFrame.FADED_ALPHA);
+                g.fillRect(x + SWATCH_WIDTH / 2 - 4, y - 4, 8, 8);
+                g.setGlobalAlpha(1);
+            }
             case CRASH -> {
                 g.setLineWidth(2);
                 cross(g, x + SWATCH_WIDTH / 2, y, 4);

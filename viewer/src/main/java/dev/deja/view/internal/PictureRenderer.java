@@ -84,9 +84,13 @@ public final class PictureRenderer {
         }
         int to = Math.min(settings.toPosition(), model.size() - 1);
         int width = settings.widthPixels() > 0 ? settings.widthPixels() : defaultWidth(to - settings.fromPosition() + 1);
-        GraphFrame frame = frame(model, arcs, settings, true);
+        return render(frame(model, arcs, settings, true), width, settings.fromPosition(), to);
+    }
+
+    /** Renders {@code frame}'s positions {@code from..to} into a picture {@code width} pixels wide. */
+    static Picture render(GraphFrame frame, int width, int from, int to) {
         return FxToolkit.call(() -> {
-            GraphLayout layout = GraphPainter.pictureLayout(frame, width, settings.fromPosition(), to);
+            GraphLayout layout = GraphPainter.pictureLayout(frame, width, from, to);
             int height = (int) Math.min(MAX_HEIGHT_PIXELS, layout.height);
             Canvas canvas = new Canvas(width, height);
             GraphPainter.paint(canvas.getGraphicsContext2D(), layout, frame);
@@ -112,7 +116,11 @@ public final class PictureRenderer {
 
     /** Renders and writes a PNG file. */
     public static void writePng(TraceModel model, PictureSettings settings, Path file) {
-        byte[] bytes = png(render(model, settings));
+        write(png(render(model, settings)), file);
+    }
+
+    /** Writes PNG bytes to {@code file}, creating its directory. */
+    static void write(byte[] bytes, Path file) {
         try {
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {

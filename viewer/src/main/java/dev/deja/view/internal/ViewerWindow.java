@@ -66,6 +66,7 @@ public final class ViewerWindow {
     private final FindingsPane findings;
     private final KeyBindings keys = new KeyBindings();
     private final VBox help;
+    private final WhyPanel why;
     private final TextField jumpField = new TextField();
     private final TextField nodesField = new TextField();
     private final TextField typesField = new TextField();
@@ -106,6 +107,7 @@ public final class ViewerWindow {
         this.dark = screening::isDark;
         this.details = new DetailsPane(model, states, tables, tablesNote, () -> selected);
         this.findings = new FindingsPane(settings.violations(), dark, this::jumpTo);
+        this.why = new WhyPanel(model, settings.trace(), this::jumpTo);
         bindKeys();
         this.help = keys.helpPane();
         applyFilter(settings.filter());
@@ -173,7 +175,7 @@ public final class ViewerWindow {
         split.setDividerPositions(0.64);
 
         help.setVisible(false);
-        StackPane center = new StackPane(split, help);
+        StackPane center = new StackPane(split, why.pane(), help);
         BorderPane root = new BorderPane(center);
         root.setTop(toolBar());
         root.setBottom(positionLabel);
@@ -183,7 +185,10 @@ public final class ViewerWindow {
         scene.addEventFilter(KeyEvent.KEY_PRESSED, this::key);
         stage.setScene(scene);
         stage.setTitle("deja view " + model.name());
-        stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, event -> details.close());
+        stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, event -> {
+            details.close();
+            why.close();
+        });
     }
 
     private ToolBar toolBar() {
@@ -194,6 +199,8 @@ public final class ViewerWindow {
         Button message = button("across-message", "⇄ message", "From a receive to its send and back (M)", this::stepMessage);
         Button previousFinding = button("previous-finding", "◀ finding", "Previous finding (Shift+N)", () -> stepFinding(-1));
         Button nextFinding = button("next-finding", "finding ▶", "Next finding (N)", () -> stepFinding(1));
+        Button whyButton = button("why", "Why?", "Why the selected finding happened: the events that led to it, as"
+                + " 'deja why' lists them (W)", this::explainFinding);
         jumpField.setId("jump");
         jumpField.setPromptText("position");
         jumpField.setPrefColumnCount(6);
@@ -223,7 +230,7 @@ public final class ViewerWindow {
         Button helpButton = button("help-button", "?", "Keys (?)", this::toggleHelp);
         showFilter(settings.filter());
         return new ToolBar(previousNode, nextNode, previousTrace, nextTrace, message, previousFinding, nextFinding,
-                new Separator(), jumpField, go, coneToggle, new Separator(), zoomOut, zoomIn, new Separator(), nodesField,
+                whyButton, new Separator(), jumpField, go, coneToggle, new Separator(), zoomOut, zoomIn, new Separator(), nodesField,
                 typesField, searchField, hideTimers, apply, new Separator(), helpButton);
     }
 
@@ -245,6 +252,8 @@ public final class ViewerWindow {
                         KeyBindings.plain(KeyCode.M), this::stepMessage)
                 .bind("N / Shift+N", "next / previous finding of the report", KeyBindings.plain(KeyCode.N), () -> stepFinding(1))
                 .bind("", "", KeyBindings.shift(KeyCode.N), () -> stepFinding(-1))
+                .bind("W", "why: the events that led to the selected finding ('deja why'); Escape closes it",
+                        KeyBindings.plain(KeyCode.W), this::explainFinding)
                 .bind("T / Shift+T", "next / previous event of the selected event's message type",
                         KeyBindings.plain(KeyCode.T), () -> stepType(1))
                 .bind("", "", KeyBindings.shift(KeyCode.T), () -> stepType(-1))
@@ -378,6 +387,24 @@ public final class ViewerWindow {
         }
     }
 
+    /**
+     * Shows why the selected finding happened (the row selected in the findings, else the finding at the selected
+     * event) in a panel over the window, as {@code deja why} lists it; says so if no finding is selected.
+     */
+    public void explainFinding() {
+        Optional<Violation> finding = findings.selected();
+        if (finding.isEmpty()) {
+            finding = settings.violations().stream().filter(v -> v.event().position() == selected).findFirst();
+        }
+        if (finding.isEmpty()) {
+            why.cannotExplain(settings.violations().isEmpty()
+                    ? "no findings: check the trace ('deja check TRACE SCRIPT') or open it with --report FILE"
+                    : "select a finding first (a row of the findings, a mark in the stripe, or N)");
+            return;
+        }
+        why.explain(finding.get(), settings.violations().indexOf(finding.get()) + 1);
+    }
+
     /** Shows the key help over the window, or hides it. */
     public void toggleHelp() {
         help.setVisible(!help.isVisible());
@@ -390,6 +417,8 @@ public final class ViewerWindow {
     private void escape() {
         if (help.isVisible()) {
             help.setVisible(false);
+        } else if (why.isShown()) {
+            why.hide();
         } else {
             close();
         }
@@ -695,6 +724,10 @@ public final class ViewerWindow {
     }
 
     // ---- parts, for tests ----
+
+    WhyPanel why() {
+        return why;
+    }
 
     DetailsPane details() {
         return details;

@@ -120,7 +120,12 @@ final class CraftedTrace {
     }
 
     ColumnarTraceModel model() {
-        TraceModelBuilder builder = new TraceModelBuilder("crafted", List.copyOf(logs.keySet()));
+        return model("crafted");
+    }
+
+    /** The model, named {@code name} (two crafted runs compared side by side). */
+    ColumnarTraceModel model(String name) {
+        TraceModelBuilder builder = new TraceModelBuilder(name, List.copyOf(logs.keySet()));
         merged().forEach(builder::add);
         crashedAtEnd.forEach(builder::lastIncarnationCrashed);
         return builder.build();

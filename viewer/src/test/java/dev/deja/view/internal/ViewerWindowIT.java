@@ -281,6 +281,48 @@ class ViewerWindowIT {
                 + acceptedRoundAfter.get(begin));
     }
 
+    @Test
+    void whyButton_onAFindingWithARowWitness_listsTheRowsChangesUpToTheFinding() throws Exception {
+        int begin = acceptingBegin();
+        int previous = model.previousOnLane(begin);
+        while (!acceptedRoundAfter.containsKey(previous)) {
+            previous = model.previousOnLane(previous);
+        }
+        NodeId node = model.nodes().get(model.laneOf(begin));
+        storeHistory(node, previous, begin);
+        String row = "Agent[" + node + ":1]";
+        CheckedEvent event = new CheckedEvent(begin, node, model.incarnation(begin), model.seq(begin),
+                model.lamport(begin), model.atMillis(begin), "receive", Optional.empty(), Optional.empty());
+        Violation finding = new Violation("round_stays", Violation.Kind.ALWAYS, Violation.Status.VIOLATED, event,
+                Optional.empty(), Map.of(), Map.of(), "", row, false, List.of("Agent"));
+        open(OptionalInt.of(0), List.of(finding));
+        javafx.scene.Node findingRow = robot.lookup("#findings .table-row-cell").nth(0).query();
+        robot.clickOn(findingRow);
+        robot.clickOn("#why");
+        waitFor("the why panel's events", () -> !window.why().lines().isEmpty());
+
+        List<String> lines = on(() -> window.why().lines());
+        assertThat(on(() -> window.why().titleText())).isEqualTo("Why finding 1: round_stays VIOLATED, witness '" + row
+                + "', at position " + begin + " (node " + node + ")");
+        assertThat(on(() -> window.why().noteText())).startsWith("the predicate read: Agent; " + lines.size()
+                + " event(s) lead to this finding");
+        assertThat(lines.getLast()).matches("\\s*" + begin + "\\s.*" + java.util.regex.Pattern.quote(row + " accepted_round: "
+                + acceptedRoundAfter.get(previous) + " -> " + acceptedRoundAfter.get(begin) + "; the predicate found witness '"
+                + row + "' here"));
+        assertThat(lines.getFirst()).contains(row + " new: accepted_round=");
+        // Every change of the row is listed, in position order, and nothing after the finding.
+        List<Integer> positions = lines.stream().map(line -> Integer.parseInt(line.strip().split("\\s+")[0])).toList();
+        assertThat(positions).isSorted().allMatch(position -> position <= begin);
+
+        javafx.scene.Node cause = robot.lookup("#why-causes .list-cell").nth(0).query();
+        robot.clickOn(cause);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(on(window::selected)).isEqualTo(positions.getFirst());
+        press(KeyCode.ESCAPE);
+        assertThat(on(() -> window.why().isShown())).isFalse();
+        assertThat(on(() -> window.stage().isShowing())).isTrue();
+    }
+
     /** The accepted round of the node on {@code lane} after its last handler call at or before {@code position}. */
     private static long acceptedRoundAt(int lane, int position) {
         long round = -1;

@@ -1,0 +1,127 @@
+package dev.deja.bench.internal;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.deja.examples.ExampleSimulation;
+import dev.deja.examples.Examples;
+import dev.deja.explore.CriticalTransition;
+import dev.deja.explore.ExploreReport;
+import dev.deja.explore.ExploreSettings;
+import dev.deja.explore.Explorer;
+import dev.deja.explore.Liveness;
+import dev.deja.explore.Strategy;
+import dev.deja.sim.SimulationSettings;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * The liveness search's costs, measured side by side in one JVM on one worker, with MaceMC's liveness predicates
+ * ({@code scripts/liveness/}) evaluated after every step:
+ * <ul>
+ *   <li>random walks/s to dmax ({@value #DMAX} steps; runs bounded by steps alone) on RandTree (4 nodes, OneRoot) and
+ *   Chord (5 nodes, AllNodes): each explored path is one such walk;</li>
+ *   <li>the time to a critical transition: Chord with {@code succ-succ-hash}, one path to dmax, then the search with
+ *   {@value #WALKS} walks per prefix (it names the node failure, C1).</li>
+ * </ul>
+ * Each figure follows a warm-up run of the same kind (the Python context and the predicate JIT warm up once).
+ */
+final class LivenessBenchmark {
+    static final int DMAX = 2000;
+    static final int WALKS = 10;
+    private static final Path LIVENESS = Path.of("scripts", "liveness");
+    private final Workspace workspace;
+
+    LivenessBenchmark(Workspace workspace) {
+        this.workspace = workspace;
+    }
+
+    ObjectNode run() {
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        Path root = scriptRoot();
+        out.put("dmax", DMAX);
+        out.set("randtree_walks", walks(settings("randtree", 4, null), root.resolve(LIVENESS).resolve("randtree_one_root.py"), 6));
+        out.set("chord_walks", walks(settings("chord", 5, null), root.resolve(LIVENESS).resolve("chord_all_nodes.py"), 4));
+        out.set("chord_critical_transition", critical(root.resolve(LIVENESS).resolve("chord_all_nodes.py")));
+        return out;
+    }
+
+    private static SimulationSettings settings(String example, int nodes, String bug) {
+        return ExampleSimulation.settings(Examples.byName(example).orElseThrow(), nodes, Optional.ofNullable(bug)).seed(1)
+                .maxVirtualMillis(SimulationSettings.UNLIMITED_VIRTUAL_MILLIS).stop(SimulationSettings.Stop.AT_LIMIT)
+                .build();
+    }
+
+    private static ExploreSettings explore(long seed, long paths, int walks) {
+        return ExploreSettings.builder().strategy(Strategy.RANDOM).seed(seed).maxPaths(paths).maxDepth(DMAX).workers(1)
+                .walks(walks).build();
+    }
+
+    private ObjectNode walks(SimulationSettings settings, Path script, int paths) {
+        Explorer.Options options = Explorer.Options.defaults().withScript(script);
+        Explorer.start(settings, explore(99, 1, 0), options).run(); // warm-up
+        ExploreReport report = Explorer.start(settings, explore(1, paths, 0), options).run();
+        ObjectNode node = JsonNodeFactory.instance.objectNode();
+        double seconds = report.elapsed().toNanos() / 1e9;
+        double cpu = report.cpu().toNanos() / 1e9;
+        node.put("walks", report.paths());
+        node.put("steps", report.steps());
+        node.put("seconds", Results.round(seconds));
+        node.put("cpu_seconds", Results.round(cpu));
+        node.put("walks_per_s", Results.round(report.paths() / Math.max(1e-9, seconds)));
+        node.put("walks_per_cpu_s", Results.round(report.paths() / Math.max(1e-9, cpu)));
+        node.put("steps_per_s", Math.round(report.stepsPerSecond()));
+        node.put("steps_per_cpu_s", Math.round(report.stepsPerCpuSecond()));
+        workspace.progress().say("liveness walks (%s): %d walks of %d steps, %.2f walks/s (%.2f per CPU second)",
+                script.getFileName(), report.paths(), DMAX, report.paths() / Math.max(1e-9, seconds),
+                report.paths() / Math.max(1e-9, cpu));
+        return node;
+    }
+
+    private ObjectNode critical(Path script) {
+        SimulationSettings settings = settings("chord", 5, "succ-succ-hash");
+        Explorer.Options options = Explorer.Options.defaults().withScript(script);
+        ExploreSettings explore = explore(1, 1, WALKS);
+        long cpuStart = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+        long start = System.nanoTime();
+        ExploreReport report = Explorer.start(settings, explore, options).run();
+        long explored = System.nanoTime();
+        report = Explorer.searchLiveness(report, settings, explore, options);
+        long end = System.nanoTime();
+        ObjectNode node = JsonNodeFactory.instance.objectNode();
+        node.put("walks_per_prefix", WALKS);
+        node.put("explore_seconds", Results.round((explored - start) / 1e9));
+        node.put("search_seconds", Results.round((end - explored) / 1e9));
+        node.put("seconds", Results.round((end - start) / 1e9));
+        node.put("main_thread_cpu_seconds", Results.round(
+                (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpuStart) / 1e9));
+        Optional<CriticalTransition> found = report.liveness().stream().map(Liveness::critical).flatMap(Optional::stream)
+                .findFirst();
+        node.put("found", found.isPresent());
+        found.ifPresent(c -> {
+            node.put("verdict", c.verdict().label());
+            node.put("step", c.step());
+            node.put("node", c.node());
+            node.put("event", c.event());
+            node.put("walks", c.totalWalks());
+            node.put("walk_steps", c.totalSteps());
+            node.put("prefixes_probed", c.probes().size());
+        });
+        workspace.progress().say("liveness: chord succ-succ-hash critical transition %s in %.1f s (%.1f s exploring, "
+                        + "%.1f s searching)", found.map(c -> c.verdict().label() + " at step " + c.step() + ", " + c.node()
+                        + " " + c.event()).orElse("NOT found"), (end - start) / 1e9, (explored - start) / 1e9,
+                (end - explored) / 1e9);
+        return node;
+    }
+
+    /** The directory holding {@code scripts/liveness/}: the working directory or one of its parents. */
+    private static Path scriptRoot() {
+        Path here = Path.of("").toAbsolutePath();
+        for (Path p = here; p != null; p = p.getParent()) {
+            if (p.resolve(LIVENESS).resolve("chord_all_nodes.py").toFile().isFile()) {
+                return p;
+            }
+        }
+        throw new IllegalStateException("the liveness benchmark needs scripts/liveness/ in " + here + " or a parent");
+    }
+}

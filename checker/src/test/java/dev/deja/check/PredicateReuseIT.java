@@ -1,0 +1,227 @@
+package dev.deja.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.deja.check.store.H2StateHistory;
+import dev.deja.check.testing.ExampleRuns;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A re-check from the stored history reuses the stored results of every predicate whose code and inputs did not
+ * change and evaluates the others only (counting evaluations), and its report is exactly the one a check that
+ * evaluates everything gives. One small simulated Paxos run (default settings, seed 22, the latest-response bug)
+ * and the script {@code recheck/several.py} with edits.
+ */
+class PredicateReuseIT {
+    private static final String BASE = read("recheck/several.py");
+    private static final List<String> PREDICATES = List.of("global_consistency", "rounds_small", "all_accepted",
+            "early_events", "accepted_round_increasing");
+
+    @TempDir
+    static Path shared;
+    private static Path recorded;
+
+    @TempDir
+    Path temporary;
+
+    @BeforeAll
+    static void record() {
+        recorded = ExampleRuns.simulate(shared, "paxos", Optional.of("latest-response"), 22, settings -> settings).trace();
+        try {
+            // Every test starts from a copy of this trace with the base script's check stored.
+            check(shared, recorded, BASE, false, options -> options);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** What one check evaluated and reused, and its report. */
+    private record Checked(CheckReport report, Map<String, Long> counts, Set<String> reused, List<String> notices) {
+        long evaluations(String name) {
+            return counts.getOrDefault(name, 0L);
+        }
+    }
+
+    private static String read(String resource) {
+        try (InputStream in = PredicateReuseIT.class.getResourceAsStream(resource)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** A copy of the recorded trace, with the base script's check stored, of this test's own. */
+    private Path trace() throws IOException {
+        Path copy = temporary.resolve("trace");
+        try (var files = Files.walk(recorded)) {
+            for (Path from : files.toList()) {
+                Path to = copy.resolve(recorded.relativize(from).toString());
+                if (Files.isDirectory(from)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(from, to);
+                }
+            }
+        }
+        return copy;
+    }
+
+    private Checked check(Path trace, String text, boolean reuse, UnaryOperator<Checker.Options> more)
+            throws IOException {
+        // The script at the same path as the base check's: its path is part of every fingerprint (tracebacks show it).
+        return check(shared, trace, text, reuse, more);
+    }
+
+    private static Checked check(Path directory, Path trace, String text, boolean reuse,
+                                 UnaryOperator<Checker.Options> more) throws IOException {
+        Path script = directory.resolve("several.py");
+        Files.writeString(script, text);
+        Map<String, Long> counts = new LinkedHashMap<>();
+        Set<String> reused = new TreeSet<>();
+        List<String> notices = new ArrayList<>();
+        Checker.Options options = more.apply(Checker.Options.defaults().withScriptOutput(OutputStream.nullOutputStream())
+                .withReuseHistory(reuse).withListener(new Checker.Listener() {
+                    @Override
+                    public void notice(String line) {
+                        notices.add(line);
+                    }
+
+                    @Override
+                    public void evaluated(Map<String, Long> evaluations, Set<String> reusedPredicates) {
+                        counts.putAll(evaluations);
+                        reused.addAll(reusedPredicates);
+                    }
+                }));
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+            return new Checked(Checker.check(trace, script, options, history), counts, reused, notices);
+        }
+    }
+
+    /** The report as --json writes it, but for whether the state came from the history. */
+    private String json(CheckReport report) throws IOException {
+        CheckReport normalized = new CheckReport(report.trace(), report.script(), report.eventsChecked(), false,
+                report.violations(), report.thresholds(), 0, 0, report.reads());
+        Path file = Files.createTempFile(temporary, "report", ".json");
+        normalized.write(file);
+        return Files.readString(file);
+    }
+
+    /** Checks {@code edited} after the check of the base script, then again evaluating everything: both reports. */
+    private Checked[] recheckAndFresh(String edited) throws IOException {
+        return recheckAndFresh(edited, options -> options);
+    }
+
+    private Checked[] recheckAndFresh(String edited, UnaryOperator<Checker.Options> settings) throws IOException {
+        Path trace = trace();
+        Checked recheck = check(trace, edited, true, settings);
+        Checked fresh = check(trace, edited, false, settings);
+        assertThat(json(recheck.report())).as("the re-check's report against a check that evaluates everything")
+                .isEqualTo(json(fresh.report()));
+        return new Checked[] {recheck, fresh};
+    }
+
+    @Test
+    void recheck_oneOfSeveralPredicatesEdited_evaluatesItAlone_andReportsAsAFreshCheck() throws IOException {
+        String edited = BASE.replace("    return max_round() < LIMIT\n", "    limit = LIMIT\n    return max_round() < limit\n");
+        assertThat(edited).isNotEqualTo(BASE);
+        Checked[] checks = recheckAndFresh(edited);
+        Checked recheck = checks[0];
+        assertThat(recheck.report().fromHistory()).isTrue();
+        assertThat(recheck.report().violations()).isNotEmpty();
+        assertThat(recheck.reused()).containsExactlyInAnyOrder("global_consistency", "all_accepted", "early_events",
+                "accepted_round_increasing");
+        assertThat(recheck.evaluations("rounds_small")).isPositive();
+        assertThat(recheck.evaluations("max_round")).isPositive();
+        for (String other : List.of("global_consistency", "all_accepted", "early_events", "accepted_round_increasing",
+                "decision")) {
+            assertThat(recheck.evaluations(other)).as(other).isZero();
+        }
+        // Evaluated only at the steps that change Agent: fewer than the fresh check's evaluations of it.
+        assertThat(recheck.evaluations("rounds_small")).isLessThanOrEqualTo(checks[1].evaluations("rounds_small"));
+    }
+
+    @Test
+    void recheck_nothingEdited_evaluatesNothing_andReportsAsAFreshCheck() throws IOException {
+        // Moving declarations and adding comments changes no fingerprint.
+        String moved = "# a comment\n\n" + BASE.replace("\n\n@always\ndef early_events", "\n\n\n# moved\n@always\ndef early_events");
+        Checked recheck = recheckAndFresh(moved)[0];
+        assertThat(recheck.reused()).containsExactlyInAnyOrderElementsOf(PREDICATES);
+        assertThat(recheck.counts().values()).allMatch(count -> count == 0);
+        assertThat(recheck.report().eventsChecked()).isPositive();
+    }
+
+    @Test
+    void recheck_derivedValueEdited_evaluatesThePredicatesThatReadIt_andNoOthers() throws IOException {
+        String edited = BASE.replace("    return decided\n", "    result = decided\n    return result\n");
+        assertThat(edited).isNotEqualTo(BASE);
+        Checked recheck = recheckAndFresh(edited)[0];
+        assertThat(recheck.evaluations("global_consistency")).isPositive();
+        assertThat(recheck.evaluations("decision")).isPositive();
+        assertThat(recheck.reused()).containsExactlyInAnyOrder("rounds_small", "all_accepted", "early_events",
+                "accepted_round_increasing");
+        assertThat(recheck.evaluations("rounds_small")).isZero();
+        assertThat(recheck.evaluations("max_round")).isZero();
+    }
+
+    @Test
+    void recheck_newPredicate_isEvaluatedAlone() throws IOException {
+        String edited = BASE + "\n\n@always\ndef one_slot():\n    return forall(Agent, lambda a: a.slot == 0)\n";
+        Checked recheck = recheckAndFresh(edited)[0];
+        assertThat(recheck.reused()).containsExactlyInAnyOrderElementsOf(PREDICATES);
+        assertThat(recheck.evaluations("one_slot")).isPositive();
+    }
+
+    @Test
+    void recheck_predicateRemoved_reusesTheRest() throws IOException {
+        String edited = BASE.replace("@always\ndef early_events():\n    return stats.events() < 100\n", "");
+        assertThat(edited).isNotEqualTo(BASE);
+        Checked recheck = recheckAndFresh(edited)[0];
+        assertThat(recheck.reused()).containsExactlyInAnyOrder("global_consistency", "rounds_small", "all_accepted",
+                "accepted_round_increasing");
+        assertThat(recheck.report().violations()).noneMatch(v -> v.predicate().equals("early_events"));
+    }
+
+    @Test
+    void recheck_tableLosesAColumn_isServedByTheHistory_andReevaluatesItsReaders() throws IOException {
+        String edited = BASE.replace("\"collect_round\", ", "");
+        assertThat(edited).isNotEqualTo(BASE);
+        Checked recheck = recheckAndFresh(edited)[0];
+        assertThat(recheck.report().fromHistory()).as("no replay").isTrue();
+        assertThat(recheck.notices()).isEmpty();
+        assertThat(recheck.reused()).containsExactly("early_events");
+    }
+
+    @Test
+    void recheck_tableGainsAColumn_replaysAndSaysWhy() throws IOException {
+        String edited = BASE.replace("\"majority\"]", "\"majority\", \"current_round\"]");
+        assertThat(edited).isNotEqualTo(BASE);
+        Checked recheck = recheckAndFresh(edited)[0];
+        assertThat(recheck.report().fromHistory()).isFalse();
+        assertThat(recheck.notices()).containsExactly(
+                "replaying the trace: table Agent declares column current_round, which the stored history lacks");
+    }
+
+    @Test
+    void recheck_settingChanged_reevaluatesEverything() throws IOException {
+        Checked recheck = recheckAndFresh(BASE, options -> options.withPredicateTimeout(Duration.ofSeconds(11)))[0];
+        assertThat(recheck.reused()).isEmpty();
+        assertThat(recheck.evaluations("early_events")).isPositive();
+    }
+}
