@@ -34,6 +34,23 @@ class CheckerPaxosIT {
     @TempDir
     Path temporary;
 
+    /** The latest-response bug's run (seed 22), simulated and checked once for the tests that read it. */
+    @TempDir
+    static Path shared;
+    private static Path latestResponseTrace;
+    private static InMemoryStateHistory latestResponseHistory;
+    private static CheckReport latestResponseReport;
+
+    /** The latest-response run, its history and its report, made by the first test that needs them. */
+    private static synchronized CheckReport latestResponseReport() {
+        if (latestResponseReport == null) {
+            latestResponseTrace = record(shared, LATEST_RESPONSE_SEED, "latest-response");
+            latestResponseHistory = new InMemoryStateHistory();
+            latestResponseReport = check(latestResponseTrace, latestResponseHistory);
+        }
+        return latestResponseReport;
+    }
+
     /** The paper's setting: seven processes, 30% message loss, delays of 1..100 ms that reorder messages. */
     static Path record(Path directory, long seed, String bug) {
         return ExampleRuns.simulate(directory, "paxos", 7, Optional.ofNullable(bug), seed,
@@ -51,8 +68,8 @@ class CheckerPaxosIT {
 
     @Test
     void latestResponseBug_isCaughtAtTheBeginThatChangesTheDecision_andTheCleanRunIsSilent() throws Exception {
-        Path buggy = record(temporary, LATEST_RESPONSE_SEED, "latest-response");
-        CheckReport report = check(buggy, new InMemoryStateHistory());
+        CheckReport report = latestResponseReport();
+        Path buggy = latestResponseTrace;
         List<Violation> found = of(report, "global_consistency");
         assertThat(found).as("global_consistency violations in %s (seed %d)", report, LATEST_RESPONSE_SEED).isNotEmpty();
         Violation first = found.getFirst();
@@ -93,10 +110,8 @@ class CheckerPaxosIT {
 
     @Test
     void recheck_fromStoredHistory_givesTheSameReport() {
-        Path buggy = record(temporary, LATEST_RESPONSE_SEED, "latest-response");
-        InMemoryStateHistory history = new InMemoryStateHistory();
-        CheckReport replayed = check(buggy, history);
-        CheckReport stored = check(buggy, history);
+        CheckReport replayed = latestResponseReport();
+        CheckReport stored = check(latestResponseTrace, latestResponseHistory);
         assertThat(replayed.fromHistory()).isFalse();
         assertThat(stored.fromHistory()).isTrue();
         assertThat(stored.violations()).isEqualTo(replayed.violations());

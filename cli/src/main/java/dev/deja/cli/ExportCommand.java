@@ -3,8 +3,11 @@ package dev.deja.cli;
 import dev.deja.view.ShiVizExport;
 import dev.deja.view.TraceModel;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -17,7 +20,8 @@ import picocli.CommandLine.Parameters;
                 + "order per node, send before receive).",
                 "By default starts, sends, receives, timer firings and crashes are exported; --all-entries adds the "
                         + "clock reads, random draws and storage reads."},
-        footer = {"", "Example:", "  ./deja export traces/paxos --shiviz paxos.shiviz.log",
+        footer = {"", "Examples:", "  ./deja export traces/paxos --shiviz paxos.shiviz.log",
+                "  ./deja export traces/paxos --shiviz paxos.shiviz.log --json",
                 "  (open ShiViz, choose 'upload a log' and pick the file)"})
 public final class ExportCommand implements Callable<Integer> {
     @Parameters(paramLabel = "TRACE", description = "The trace directory.")
@@ -29,6 +33,10 @@ public final class ExportCommand implements Callable<Integer> {
     @Option(names = "--all-entries", description = "Export every entry, not only messages and handler calls.")
     boolean allEntries;
 
+    /** A summary: the trace, the file written, how many events of how many nodes. */
+    @CommandLine.Mixin
+    JsonOutput json;
+
     @Override
     public Integer call() {
         TraceModel model = ViewCommand.load(trace, "export");
@@ -37,8 +45,15 @@ public final class ExportCommand implements Callable<Integer> {
             written = ShiVizExport.write(model, allEntries ? ShiVizExport.Entries.ALL
                     : ShiVizExport.Entries.MESSAGES_AND_HANDLERS, shiviz, progress::stepTo);
         }
-        System.out.printf(Locale.ROOT, "deja export: wrote %d events of %d nodes with vector clocks to %s%n", written,
-                model.nodes().size(), shiviz);
-        return 0;
+        // With the JSON on standard output, the line for humans goes to standard error.
+        (json.toStandardOutput() ? System.err : System.out).printf(Locale.ROOT,
+                "deja export: wrote %d events of %d nodes with vector clocks to %s%n", written, model.nodes().size(), shiviz);
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("trace", trace.toString());
+        summary.put("shiviz", shiviz.toString());
+        summary.put("events", written);
+        summary.put("nodes", model.nodes().size());
+        json.write(summary);
+        return ExitCodes.OK;
     }
 }

@@ -23,6 +23,12 @@ class ExportCommandIT {
         assertThat(output.out()).isEqualTo("deja export: wrote 232 events of 3 nodes with vector clocks to " + log + "\n");
         String written = Files.readString(log);
         assertThat(written).isEqualTo(CliRun.golden("paxos-3-seed-4.shiviz.log", written));
+
+        // --json: the same figures, typed, on standard output; the line for humans moves to standard error.
+        CliRun.Output json = CliRun.run("export", small.toString(), "--shiviz", log.toString(), "--json");
+        assertThat(json.status()).as(json.err()).isZero();
+        assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.out()).toString())
+                .isEqualTo("{\"trace\":\"" + small + "\",\"shiviz\":\"" + log + "\",\"events\":232,\"nodes\":3}");
     }
 
     @Test

@@ -18,7 +18,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -32,6 +36,10 @@ import org.junit.jupiter.api.io.TempDir;
  * and every command prints, writes and returns exactly what the same command run in a new JVM does (timings
  * aside), including after a script that loops or ends the Python context; users other than the server's are
  * refused. On a simulated seven-process Paxos run with the latest-response bug (seed 22).
+ *
+ * <p>Each command runs in a new JVM and through the engine at the same time, each in its own copy of the working
+ * directory (trace, scripts, the trace's check database), so that the two never share a file and the new JVM's
+ * start-up overlaps the engine's work. Paths are given relative to the working directory, so both print the same.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DaemonIT {
@@ -40,8 +48,12 @@ class DaemonIT {
 
     @TempDir
     static Path temporary;
+    /** Where the commands in a new JVM run. */
+    private static Path coldWork;
+    /** Where the commands through the warm engine run: a copy of {@link #coldWork} as it was set up. */
     private static Path work;
     private static Path daemonDirectory;
+    private static ExecutorService coldRunner;
 
     /** What a process printed and returned. */
     record Ran(int status, byte[] out, byte[] err) {
@@ -65,17 +77,40 @@ class DaemonIT {
 
     @BeforeAll
     static void simulate() throws IOException {
-        work = temporary.resolve("work");
-        Files.createDirectories(work);
-        Path trace = ExampleRuns.simulate(work, "paxos", 7, Optional.of("latest-response"), 22,
+        coldWork = temporary.resolve("cold");
+        Files.createDirectories(coldWork);
+        Path trace = ExampleRuns.simulate(coldWork, "paxos", 7, Optional.of("latest-response"), 22,
                 settings -> settings.dropProbability(0.3).delayMillis(1, 100)).trace();
-        Files.move(trace, work.resolve("trace"));
-        Files.copy(HOME.resolve("scripts/paxos.py"), work.resolve("paxos.py"));
+        Files.move(trace, coldWork.resolve("trace"));
+        Files.copy(HOME.resolve("scripts/paxos.py"), coldWork.resolve("paxos.py"));
+        work = temporary.resolve("work");
+        copyTree(coldWork, work);
         daemonDirectory = temporary.resolve("daemon");
+        coldRunner = Executors.newSingleThreadExecutor();
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path file : files.toList()) {
+                Path target = to.resolve(from.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(file, target);
+                }
+            }
+        }
+    }
+
+    /** Writes {@code text} to {@code name} in both working directories. */
+    private static void writeBoth(String name, String text) throws IOException {
+        Files.writeString(coldWork.resolve(name), text);
+        Files.writeString(work.resolve(name), text);
     }
 
     @AfterAll
     static void stopServer() {
+        coldRunner.shutdownNow();
         System.setProperty("deja.daemon.dir", daemonDirectory.toString());
         try {
             DaemonClient.stop(HOME);
@@ -87,52 +122,56 @@ class DaemonIT {
     @Test
     @Order(1)
     void check_throughTheWarmEngine_printsWritesAndExitsAsInANewJvm() throws Exception {
-        Ran cold = cold("check", "trace", "paxos.py", "--fresh", "--json", "cold.json");
-        Ran warm = warm("check", "trace", "paxos.py", "--fresh", "--json", "warm.json");
+        Ran[] ran = both("check", "trace", "paxos.py", "--fresh", "--json", "report.json");
+        Ran cold = ran[0];
+        Ran warm = ran[1];
         assertThat(cold.status()).as(cold.errText()).isEqualTo(1);
         assertSame(warm, cold);
-        assertThat(Files.readAllBytes(work.resolve("warm.json"))).isEqualTo(Files.readAllBytes(work.resolve("cold.json")));
+        assertThat(Files.readAllBytes(work.resolve("report.json"))).isEqualTo(Files.readAllBytes(coldWork.resolve("report.json")));
         // A second time from the stored history (the first warm command started the server; this one reuses it).
-        Ran coldAgain = cold("check", "trace", "paxos.py", "--json", "cold2.json");
-        Ran warmAgain = warm("check", "trace", "paxos.py", "--json", "warm2.json");
+        ran = both("check", "trace", "paxos.py", "--json", "report2.json");
+        Ran coldAgain = ran[0];
+        Ran warmAgain = ran[1];
         assertThat(coldAgain.errText()).contains("stored state history");
         assertSame(warmAgain, coldAgain);
-        assertThat(Files.readAllBytes(work.resolve("warm2.json"))).isEqualTo(Files.readAllBytes(work.resolve("cold2.json")));
+        assertThat(Files.readAllBytes(work.resolve("report2.json"))).isEqualTo(Files.readAllBytes(coldWork.resolve("report2.json")));
         assertThat(status()).contains("2 command(s) served").contains("working directory: " + work);
     }
 
     @Test
     @Order(2)
     void errors_throughTheWarmEngine_printTheSameAndExitTheSame() throws Exception {
-        Files.writeString(work.resolve("broken.py"), "from deja import always\n@always\ndef p(:\n    return True\n");
+        writeBoth("broken.py", "from deja import always\n@always\ndef p(:\n    return True\n");
         // The first query after a check builds the query tables and says so, once: not a difference to compare.
-        assertThat(cold("sql", "trace", "SELECT 1").status()).isZero();
+        Future<Ran> coldQuery = coldRunner.submit(() -> cold("sql", "trace", "SELECT 1"));
+        assertThat(cold(work, "sql", "trace", "SELECT 1").status()).isZero();
+        assertThat(coldQuery.get().status()).isZero();
         for (List<String> command : List.of(
                 List.of("check", "trace", "broken.py"),
                 List.of("check", "trace", "paxos.py", "--bogus"),
                 List.of("sql", "trace", "SELECT predicate, position FROM violations", "--format", "csv"),
                 List.of("sql", "trace", "DELETE FROM violations"))) {
-            Ran cold = cold(command.toArray(String[]::new));
-            Ran warm = warm(command.toArray(String[]::new));
-            assertSame(warm, cold);
+            Ran[] ran = both(command.toArray(String[]::new));
+            assertSame(ran[1], ran[0]);
         }
     }
 
     @Test
     @Order(3)
     void viewPng_throughTheWarmEngine_writesTheSamePicture() throws Exception {
-        Ran cold = cold("view", "trace", "--png", "cold.png", "--from", "3100", "--to", "3300", "--report", "cold.json");
-        Ran warm = warm("view", "trace", "--png", "warm.png", "--from", "3100", "--to", "3300", "--report", "cold.json");
+        Ran[] ran = both("view", "trace", "--png", "picture.png", "--from", "3100", "--to", "3300", "--report", "report.json");
+        Ran cold = ran[0];
+        Ran warm = ran[1];
         assertThat(cold.status()).as(cold.errText()).isZero();
         assertThat(warm.status()).as(warm.errText()).isZero();
-        assertThat(warm.outText()).isEqualTo(cold.outText().replace("cold.png", "warm.png"));
-        assertThat(Files.readAllBytes(work.resolve("warm.png"))).isEqualTo(Files.readAllBytes(work.resolve("cold.png")));
+        assertThat(warm.outText()).isEqualTo(cold.outText());
+        assertThat(Files.readAllBytes(work.resolve("picture.png"))).isEqualTo(Files.readAllBytes(coldWork.resolve("picture.png")));
     }
 
     @Test
     @Order(4)
     void aLoopingPredicate_isStoppedByTheWatchdog_andTheEngineServesTheNextCommand() throws Exception {
-        Files.writeString(work.resolve("looping.py"), """
+        writeBoth("looping.py", """
                 from deja import table, always
                 Agent = table("Agent", cls="dev.deja.examples.paxos.PaxosNode", columns=["accepted_round"])
 
@@ -143,10 +182,9 @@ class DaemonIT {
                     return True
                 """);
         String pid = pid();
-        Ran cold = cold("check", "trace", "looping.py", "--to", "1", "--predicate-timeout", "5s");
-        Ran warm = warm("check", "trace", "looping.py", "--to", "1", "--predicate-timeout", "5s");
-        assertThat(warm.outText()).contains("TIMEOUT");
-        assertSame(warm, cold);
+        Ran[] ran = both("check", "trace", "looping.py", "--to", "1", "--predicate-timeout", "5s");
+        assertThat(ran[1].outText()).contains("TIMEOUT");
+        assertSame(ran[1], ran[0]);
         assertServesTheNextCheck(pid);
     }
 
@@ -154,7 +192,7 @@ class DaemonIT {
     @Order(5)
     void aScriptEndingThePythonContext_getsAFreshContextNextTime() throws Exception {
         for (String ending : List.of("import os; os._exit(3)", "import sys; sys.exit(3)")) {
-            Files.writeString(work.resolve("ending.py"), """
+            writeBoth("ending.py", """
                     from deja import table, always
                     Agent = table("Agent", cls="dev.deja.examples.paxos.PaxosNode", columns=["accepted_round"])
 
@@ -165,9 +203,8 @@ class DaemonIT {
                         return True
                     """.formatted(ending));
             String pid = pid();
-            Ran cold = cold("check", "trace", "ending.py", "--to", "30");
-            Ran warm = warm("check", "trace", "ending.py", "--to", "30");
-            assertSame(warm, cold);
+            Ran[] ran = both("check", "trace", "ending.py", "--to", "30");
+            assertSame(ran[1], ran[0]);
             assertServesTheNextCheck(pid);
         }
     }
@@ -275,14 +312,35 @@ class DaemonIT {
         return matcher.group(1);
     }
 
-    /** The command in a new JVM, as the launcher runs it without the warm engine. */
+    /**
+     * The command in a new JVM (in {@link #coldWork}) and through the warm engine (in {@link #work}) at the same
+     * time: {new JVM, warm engine}.
+     */
+    private static Ran[] both(String... args) throws Exception {
+        Future<Ran> cold = coldRunner.submit(() -> cold(args));
+        Ran warm;
+        try {
+            warm = warm(args);
+        } catch (Exception | AssertionError e) {
+            cold.cancel(true);
+            throw e;
+        }
+        return new Ran[] {cold.get(), warm};
+    }
+
+    /** The command in a new JVM in {@link #coldWork}, as the launcher runs it without the warm engine. */
     private static Ran cold(String... args) throws Exception {
+        return cold(coldWork, args);
+    }
+
+    /** The command in a new JVM in {@code directory}. */
+    private static Ran cold(Path directory, String... args) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(java());
         command.addAll(flags());
         command.addAll(List.of("-Ddeja.home=" + HOME, "-cp", classpath(), "dev.deja.main.DejaCli"));
         command.addAll(List.of(args));
-        return run(command, work, Map.of());
+        return run(command, directory, Map.of());
     }
 
     /** The command through the client, as the launcher runs it with the warm engine. */
@@ -304,7 +362,10 @@ class DaemonIT {
         Path err = Files.createTempFile(temporary, "err", ".txt");
         builder.redirectOutput(out.toFile()).redirectError(err.toFile());
         Process process = builder.start();
-        assertThat(process.waitFor(300, TimeUnit.SECONDS)).as("%s ended", command).isTrue();
+        if (!process.waitFor(300, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError(command.getLast() + " in " + directory + " did not end within 300 s: " + command);
+        }
         return new Ran(process.exitValue(), Files.readAllBytes(out), Files.readAllBytes(err));
     }
 

@@ -15,9 +15,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
@@ -106,6 +108,7 @@ class KillDuringRecordingIT {
         Path childErrors = trace.resolveSibling(trace.getFileName() + "-child.err");
         Process child = new ProcessBuilder(command).redirectError(childErrors.toFile()).start();
         AtomicLong acknowledged = new AtomicLong(-1);
+        CountDownLatch firstAppend = new CountDownLatch(1);
         BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
         String first = lines.readLine();
         if (!"ready".equals(first)) {
@@ -120,12 +123,19 @@ class KillDuringRecordingIT {
                 for (String line; (line = lines.readLine()) != null; ) {
                     if (line.startsWith("appended ")) {
                         acknowledged.set(Long.parseLong(line.substring(9)));
+                        firstAppend.countDown();
                     }
                 }
             } catch (IOException ignored) {
                 // the pipe closes when the child dies
             }
         });
+        // Three seeds in four count the delay from the first acknowledged append, so that most kills land among the
+        // appends however slowly a loaded machine starts the child; the others count it from "ready", which includes
+        // kills before any append.
+        if (seed % 4 != 0) {
+            firstAppend.await(60, TimeUnit.SECONDS);
+        }
         long delayMicros = new SplittableRandom(seed).nextLong(0, 300_000);
         Thread.sleep(delayMicros / 1000, (int) (delayMicros % 1000) * 1000);
         child.destroyForcibly(); // SIGKILL
