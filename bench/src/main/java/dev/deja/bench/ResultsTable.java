@@ -141,14 +141,24 @@ final class ResultsTable {
         if (explore.isObject() && !explore.path("measured").isBoolean()) {
             for (String run : java.util.List.of("paxos_plain", "paxos_predicates", "chord_plain", "chord_predicates")) {
                 JsonNode figures = explore.path(run);
-                single("explore " + run.replace('_', ' ') + ": steps/s (per CPU s), paths/s",
-                        number(figures.path("steps_per_s")) + " (" + number(figures.path("steps_per_cpu_s")) + "), "
+                single("explore " + run.replace('_', ' ') + ": steps/s (per worker CPU s, per process CPU s), paths/s",
+                        number(figures.path("steps_per_s")) + " (" + number(figures.path("steps_per_cpu_s")) + ", "
+                                + (figures.has("steps_per_process_cpu_s")
+                                        ? number(figures.path("steps_per_process_cpu_s")) : "-") + "), "
                                 + number(figures.path("paths_per_s")));
             }
             explore.path("first_latest_response_violation_s").properties().forEach(e -> single(
                     "  first latest-response violation, " + e.getKey().replace('_', ' ') + ", s",
                     e.getValue().path("found").asBoolean() ? number(e.getValue().path("seconds")) : "not found in "
                             + number(e.getValue().path("seconds"))));
+            JsonNode from = explore.path("from_trace");
+            if (from.isObject()) {
+                from.path("rebuild_ms").properties().forEach(e -> single("  explore --from: rebuild at the "
+                        + e.getKey() + " of a Paxos trace (" + number(e.getValue().path("handler_calls")) + " calls), ms",
+                        number(e.getValue().path("ms"))));
+                single("  explore --from: paths/s from boot, from the half", number(from.path("paths_from_boot")
+                        .path("paths_per_s")) + ", " + number(from.path("paths_from_half").path("paths_per_s")));
+            }
         } else if (explore.isObject()) {
             single("explore", "not measured: " + explore.path("reason").asText("not run"));
         }
@@ -163,7 +173,8 @@ final class ResultsTable {
             JsonNode critical = liveness.path("chord_critical_transition");
             single("  chord succ-succ-hash: time to the critical transition, s", critical.path("found").asBoolean()
                     ? number(critical.path("seconds")) + " (" + critical.path("verdict").asText() + " at step "
-                    + number(critical.path("step")) + ", " + critical.path("node").asText() + ")"
+                    + number(critical.path("step")) + ", " + critical.path("node").asText() + "; "
+                    + number(critical.path("process_cpu_seconds")) + " CPU s)"
                     : "not found in " + number(critical.path("seconds")));
         } else if (liveness.isObject()) {
             single("liveness", "not measured: " + liveness.path("reason").asText("not run"));

@@ -181,9 +181,10 @@ public final class Checker {
             evaluator.nodeDeaths(NodeDeaths.of(Trace.open(trace)));
             boolean wholeTrace = options.fromPosition() == 0 && options.toPosition() == Long.MAX_VALUE
                     && options.limit() == Long.MAX_VALUE;
-            Map<String, PredicateFingerprints.Fingerprint> fingerprints = PredicateFingerprints.of(text,
-                    evaluator.globalNames(), "predicate timeout " + options.predicateTimeout().toMillis() + " ms; script "
-                            + script, Engine.DIGEST);
+            // The script's file name, like line numbers, shows only in error findings' tracebacks (Fingerprint.lines).
+            Map<String, PredicateFingerprints.Fingerprint> fingerprints = PredicateFingerprints.of(text, script.toString(),
+                    evaluator.globalNames(), "predicate timeout " + options.predicateTimeout().toMillis() + " ms",
+                    Engine.DIGEST);
             Optional<String> unservable = options.reuseHistory() ? history.unservable(schemas) : Optional.empty();
             if (options.reuseHistory() && unservable.isEmpty()) {
                 return fromHistory(trace, script, options, history, evaluator, schemas, fingerprints, wholeTrace);

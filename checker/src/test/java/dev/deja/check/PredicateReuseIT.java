@@ -85,7 +85,7 @@ class PredicateReuseIT {
 
     private Checked check(Path trace, String text, boolean reuse, UnaryOperator<Checker.Options> more)
             throws IOException {
-        // The script at the same path as the base check's: its path is part of every fingerprint (tracebacks show it).
+        // The script at the same path as the base check's, as a user edits it.
         return check(shared, trace, text, reuse, more);
     }
 

@@ -128,8 +128,12 @@ final class LivenessColumn {
             critical.put("lastRecoverable", t.lastRecoverable());
             List<Map<String, Object>> probes = new ArrayList<>();
             for (CriticalTransition.Probe probe : t.probes()) {
-                probes.add(Map.of("prefix", probe.prefix(), "walks", probe.walks(), "live", probe.live(),
-                        "steps", probe.steps()));
+                Map<String, Object> one = new LinkedHashMap<>();
+                one.put("prefix", probe.prefix());
+                one.put("walks", probe.walks());
+                one.put("live", probe.live());
+                one.put("steps", probe.steps());
+                probes.add(one);
             }
             critical.put("probes", probes);
             out.put("critical", critical);

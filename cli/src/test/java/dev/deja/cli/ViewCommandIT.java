@@ -109,36 +109,55 @@ class ViewCommandIT {
         return new Path[] {a, b};
     }
 
+    /** The last position of run A, read from the comparison's first line. */
+    private static String lastOfA(String text) {
+        java.util.regex.Matcher size = java.util.regex.Pattern.compile("^A: compare-a, (\\d+) entries").matcher(text);
+        assertThat(size.find()).as(text).isTrue();
+        return Long.toString(Long.parseLong(size.group(1)) - 1);
+    }
+
     @Test
     void viewCompare_withText_printsThePrefixTheFirstDifferenceAndTheStateDiff() {
         Path[] runs = partingRuns();
 
         CliRun.Output output = CliRun.run("view", runs[0].toString(), "--compare", runs[1].toString(), "--text");
+        CliRun.Output atEnd = CliRun.run("view", runs[0].toString(), "--compare", runs[1].toString(), "--text",
+                "--at", lastOfA(output.out()));
 
         assertThat(output.status()).as(output.err()).isZero();
         assertThat(output.out()).containsPattern("(?m)^A: compare-a, \\d+ entries; B: compare-b, \\d+ entries; 3 node\\(s\\)$")
                 .containsPattern("(?m)^common prefix: \\d+ entries \\(n1 \\d+, n2 \\d+, n3 \\d+\\)$")
                 .containsPattern("(?m)^first difference: A position \\d+, B position \\d+, node n\\d$")
-                .containsPattern("(?m)^state of every node at A position \\d+ .*: [1-3] of 3 node\\(s\\) differ \\(- A, \\+ B\\)$")
+                .containsPattern("(?m)^    - A: position \\d+: .*$").containsPattern("(?m)^    \\+ B: position \\d+: .*$")
+                .containsPattern("(?m)^state of every node at A position \\d+ .*: [0-3] of 3 node\\(s\\) differ \\(- A, \\+ B\\)$");
+        assertThat(output.err()).contains("deja view: " + runs[0] + " (");
+        // At the end of two runs that parted, the nodes hold different things, shown member by member.
+        assertThat(atEnd.status()).as(atEnd.err()).isZero();
+        assertThat(atEnd.out()).containsPattern("(?m)^state of every node at A position " + lastOfA(output.out())
+                        + " .*: [1-3] of 3 node\\(s\\) differ \\(- A, \\+ B\\)$")
                 .containsPattern("(?m)^  n\\d: \\d+ member\\(s\\) differ$")
                 .containsPattern("(?m)^-  +\\S.*$").containsPattern("(?m)^\\+  +\\S.*$");
-        assertThat(output.err()).contains("deja view: " + runs[0] + " (");
     }
 
     @Test
     void viewCompare_withPng_drawsBothGraphsOverTheStateDiff() throws Exception {
         Path[] runs = partingRuns();
         Path png = temporary.resolve("compare.png");
+        String last = lastOfA(CliRun.run("view", runs[0].toString(), "--compare", runs[1].toString(), "--text").out());
 
         CliRun.Output output = CliRun.run("view", runs[0].toString(), "--compare", runs[1].toString(), "--png",
-                png.toString(), "--width", "900");
+                png.toString(), "--width", "900", "--at", last);
 
         assertThat(output.status()).as(output.err()).isZero();
         assertThat(output.out()).startsWith("deja view: wrote " + png + ": " + runs[0] + " over " + runs[1]);
         BufferedImage image = ImageIO.read(png.toFile());
         assertThat(image.getWidth()).isEqualTo(900);
-        // Two graphs of three lanes each, and the state panel under them.
-        assertThat(image.getHeight()).isGreaterThan(400);
+        // The state panel under the graphs shows run A's values on red and run B's on green.
+        java.util.Set<Integer> colours = new java.util.HashSet<>();
+        for (int y = image.getHeight() / 2; y < image.getHeight(); y++) {
+            colours.add(image.getRGB(450, y) & 0xFFFFFF);
+        }
+        assertThat(colours).contains(0xfde8e8, 0xe6f4ea);
     }
 
     @Test

@@ -61,6 +61,7 @@ final class ExploreBenchmark {
             first.set(strategy.cliName(), firstViolation(buggy, strategy, root.resolve(PAXOS_SCRIPT)));
         }
         first.set("simulate_seed_sweep", seedSweep(buggy, root.resolve(PAXOS_SCRIPT)));
+        out.set("from_trace", new FromTraceBenchmark(workspace).run());
         return out;
     }
 
@@ -73,17 +74,27 @@ final class ExploreBenchmark {
                 .faults(new FaultBudget(Integer.MAX_VALUE, Integer.MAX_VALUE, 0, 0)).build();
         Explorer.start(settings, ExploreSettings.builder().strategy(Strategy.RANDOM).seed(99).maxPaths(Math.max(1, paths / 4))
                 .faults(explore.faults()).build(), options).run(); // warm-up
+        long processCpuStart = processCpuNanos();
         ExploreReport report = Explorer.start(settings, explore, options).run();
+        long processCpu = processCpuNanos() - processCpuStart;
         ObjectNode node = JsonNodeFactory.instance.objectNode();
         node.put("paths", report.paths());
         node.put("steps", report.steps());
         node.put("seconds", Results.round(report.elapsed().toNanos() / 1e9));
         node.put("steps_per_s", Math.round(report.stepsPerSecond()));
         node.put("steps_per_cpu_s", Math.round(report.stepsPerCpuSecond()));
+        // The whole process's CPU (garbage collection, JIT and Python compilation included): steps per core.
+        if (processCpu > 0) {
+            node.put("process_cpu_s", Results.round(processCpu / 1e9));
+            node.put("steps_per_process_cpu_s", Math.round(report.steps() / (processCpu / 1e9)));
+        }
+        node.put("load_average", Results.round(Machine.loadAverage()));
         node.put("paths_per_s", Results.round(report.pathsPerSecond()));
-        workspace.progress().say("explore %s: %d paths, %d steps, %.0f steps/s (%.0f per CPU second)",
+        workspace.progress().say("explore %s: %d paths, %d steps, %.0f steps/s (%.0f per CPU second of the worker, "
+                        + "%.0f per CPU second of the process; load average %.1f)",
                 script == null ? "without predicates" : script.getFileName(), report.paths(), report.steps(),
-                report.stepsPerSecond(), report.stepsPerCpuSecond());
+                report.stepsPerSecond(), report.stepsPerCpuSecond(), report.steps() / Math.max(1e-9, processCpu / 1e9),
+                Machine.loadAverage());
         return node;
     }
 
@@ -100,6 +111,7 @@ final class ExploreBenchmark {
         node.put("seconds", Results.round(report.elapsed().toNanos() / 1e9));
         node.put("paths", report.paths());
         node.put("steps", report.steps());
+        node.put("load_average", Results.round(Machine.loadAverage()));
         workspace.progress().say("explore %s: first latest-response violation %s after %.1f s, %d paths", strategy.cliName(),
                 found ? "found" : "NOT found", report.elapsed().toNanos() / 1e9, report.paths());
         return node;
@@ -133,6 +145,15 @@ final class ExploreBenchmark {
         node.put("found", false);
         node.put("seconds", Results.round((System.nanoTime() - start) / 1e9));
         return node;
+    }
+
+    /** CPU time of every thread of this process so far, or 0 where the JVM does not say. */
+    private static long processCpuNanos() {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os) {
+            return Math.max(0, os.getProcessCpuTime());
+        }
+        return 0;
     }
 
     /** The directory holding {@code scripts/}: the working directory or one of its parents. */

@@ -48,7 +48,8 @@ public final class PredicateFingerprints {
      * One predicate's fingerprint and what it reads.
      *
      * @param code          the fingerprint (SHA-256, hex)
-     * @param lines         the start lines of the declarations it reaches, which error findings show
+     * @param lines         the script's file name and the start lines of the declarations it reaches, which error
+     *                      findings show
      * @param tables        the names of the tables it can reach
      * @param derived       the names of the derived values it can reach
      * @param readsBuiltins whether it can reach the event built-ins, {@code nodes}, {@code now} or {@code stats}
@@ -68,11 +69,12 @@ public final class PredicateFingerprints {
      * The fingerprint of each predicate of {@code script}, by predicate name.
      *
      * @param script    the script's text
+     * @param fileName  the script's file name, which error findings show (part of {@link Fingerprint#lines()} only)
      * @param globals   its global names as the evaluator reports them after it ran
      * @param settings  the settings that change findings (such as the predicate timeout), as text
      * @param engine    the checker's own version (such as a digest of the deja module)
      */
-    public static Map<String, Fingerprint> of(String script, List<ScriptEvaluator.GlobalName> globals,
+    public static Map<String, Fingerprint> of(String script, String fileName, List<ScriptEvaluator.GlobalName> globals,
                                               String settings, String engine) {
         Map<String, StringBuilder> texts = new LinkedHashMap<>();
         Map<String, Integer> lines = new HashMap<>();
@@ -120,7 +122,7 @@ public final class PredicateFingerprints {
             boolean dynamic = closure.stream().anyMatch(DYNAMIC::contains);
             StringBuilder digest = new StringBuilder(VERSION).append('\0').append(engine).append('\0')
                     .append(settings).append('\0').append(rest).append('\0');
-            StringBuilder lineList = new StringBuilder();
+            StringBuilder lineList = new StringBuilder(fileName).append(' ');
             Set<String> tables = new TreeSet<>();
             Set<String> derived = new TreeSet<>();
             boolean builtins = dynamic;

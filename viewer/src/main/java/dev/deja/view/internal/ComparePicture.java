@@ -98,9 +98,9 @@ final class ComparePicture {
     /** The state panel's lines (see the class comment). */
     static List<Line> lines(TraceComparison comparison, ComparedStates states) {
         List<Line> lines = new ArrayList<>();
-        lines.add(new Line(String.format(Locale.ROOT, "State of every node after A position %d and B position %d: %d of %d"
-                        + " differ   (- A, + B)", states.positionA(), states.positionB(), states.differingNodes(),
-                states.nodes().size()), Palette.TEXT, null, BOLD));
+        lines.add(new Line(String.format(Locale.ROOT, "State of every node after its entries up to A position %d (in B after"
+                        + " as many of its own entries): %d of %d differ   (- A, + B)", states.positionA(),
+                states.differingNodes(), states.nodes().size()), Palette.TEXT, null, BOLD));
         List<String> same = new ArrayList<>();
         for (ComparedStates.NodeStates node : states.nodes()) {
             if (!node.differs()) {

@@ -100,8 +100,15 @@ public final class Comparisons {
             out.append(String.format(Locale.ROOT, "  %s seq %d%s:%n", difference.node(), difference.ordinal(),
                     difference.divergence() == TraceComparison.Divergence.AFTER_A_DIFFERENCE
                             ? " (the same entry, but its message was sent after a difference)" : ""));
-            out.append("    - A: ").append(describe(a, difference.inA())).append('\n');
-            out.append("    + B: ").append(describe(b, difference.inB())).append('\n');
+            String inA = describe(a, difference.inA());
+            String inB = describe(b, difference.inB());
+            out.append("    - A: ").append(inA).append('\n');
+            out.append("    + B: ").append(inB).append('\n');
+            if (difference.divergence() == TraceComparison.Divergence.DIFFERENT_ENTRY
+                    && inA.substring(inA.indexOf(':')).equals(inB.substring(inB.indexOf(':')))) {
+                out.append("      (they differ in what the line leaves out: the incarnation, or a receive's sender clock at the"
+                        + " send)\n");
+            }
         }
         return out.toString();
     }

@@ -29,6 +29,7 @@ final class FindingsPane {
     private final TableView<Violation> table = new TableView<>();
     private final Label details = new Label();
     private final VBox pane;
+    private final javafx.scene.layout.HBox header;
     private boolean updating;
 
     /**
@@ -62,7 +63,9 @@ final class FindingsPane {
         Label title = new Label(findings.isEmpty() ? "Findings" : "Findings (" + findings.size() + ")");
         title.setStyle("-fx-font-weight: bold");
         VBox.setVgrow(table, Priority.ALWAYS);
-        pane = new VBox(4, title, table, details);
+        header = new javafx.scene.layout.HBox(8, title);
+        header.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        pane = new VBox(4, header, table, details);
         pane.setMinHeight(60);
     }
 
@@ -76,6 +79,11 @@ final class FindingsPane {
 
     VBox pane() {
         return pane;
+    }
+
+    /** Puts {@code control} in the header, after the title (the window's actions on the selected finding). */
+    void addToHeader(javafx.scene.Node control) {
+        header.getChildren().add(control);
     }
 
     /** The finding the user has selected, if any. */

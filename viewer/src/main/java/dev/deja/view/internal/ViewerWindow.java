@@ -108,6 +108,8 @@ public final class ViewerWindow {
         this.details = new DetailsPane(model, states, tables, tablesNote, () -> selected);
         this.findings = new FindingsPane(settings.violations(), dark, this::jumpTo);
         this.why = new WhyPanel(model, settings.trace(), this::jumpTo);
+        findings.addToHeader(button("why", "Why?", "Why the selected finding happened: the events that led to it, as"
+                + " 'deja why' lists them (W)", this::explainFinding));
         bindKeys();
         this.help = keys.helpPane();
         applyFilter(settings.filter());
@@ -199,8 +201,6 @@ public final class ViewerWindow {
         Button message = button("across-message", "⇄ message", "From a receive to its send and back (M)", this::stepMessage);
         Button previousFinding = button("previous-finding", "◀ finding", "Previous finding (Shift+N)", () -> stepFinding(-1));
         Button nextFinding = button("next-finding", "finding ▶", "Next finding (N)", () -> stepFinding(1));
-        Button whyButton = button("why", "Why?", "Why the selected finding happened: the events that led to it, as"
-                + " 'deja why' lists them (W)", this::explainFinding);
         jumpField.setId("jump");
         jumpField.setPromptText("position");
         jumpField.setPrefColumnCount(6);
@@ -230,7 +230,7 @@ public final class ViewerWindow {
         Button helpButton = button("help-button", "?", "Keys (?)", this::toggleHelp);
         showFilter(settings.filter());
         return new ToolBar(previousNode, nextNode, previousTrace, nextTrace, message, previousFinding, nextFinding,
-                whyButton, new Separator(), jumpField, go, coneToggle, new Separator(), zoomOut, zoomIn, new Separator(), nodesField,
+                new Separator(), jumpField, go, coneToggle, new Separator(), zoomOut, zoomIn, new Separator(), nodesField,
                 typesField, searchField, hideTimers, apply, new Separator(), helpButton);
     }
 
