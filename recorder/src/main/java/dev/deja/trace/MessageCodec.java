@@ -220,7 +220,7 @@ public final class MessageCodec {
             if (type.isEnum()) {
                 return jacksonAnnotated(type) ? NEVER : ALWAYS;
             }
-            if (!type.isRecord() || jacksonAnnotated(type)) {
+            if (!type.isRecord() || jacksonAnnotated(type) || hasGetterBesidesComponents(type)) {
                 return NEVER;
             }
             if (!visiting.add(type)) {
@@ -292,6 +292,29 @@ public final class MessageCodec {
                 }
             }
             return true;
+        }
+
+        /**
+         * Whether Jackson would also write a property no component holds: a public {@code getX()} or {@code isX()},
+         * the record's own or an interface's, which might compute (or throw) differently for another instance.
+         */
+        private static boolean hasGetterBesidesComponents(Class<?> type) {
+            Set<String> accessors = new HashSet<>();
+            for (RecordComponent component : type.getRecordComponents()) {
+                accessors.add(component.getName());
+            }
+            for (Method method : type.getMethods()) {
+                String name = method.getName();
+                if (method.getDeclaringClass() == Object.class || method.getDeclaringClass() == Record.class
+                        || java.lang.reflect.Modifier.isStatic(method.getModifiers()) || method.getParameterCount() > 0
+                        || accessors.contains(name)) {
+                    continue;
+                }
+                if ((name.startsWith("get") && name.length() > 3) || (name.startsWith("is") && name.length() > 2)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         private static boolean jacksonAnnotated(Class<?> type) {

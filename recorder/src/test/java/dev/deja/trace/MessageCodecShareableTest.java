@@ -45,6 +45,22 @@ class MessageCodecShareableTest {
         }
     }
 
+    /** Jackson writes {@code getTotal()} as a property of its own. */
+    record Computing(int a, int b) {
+        public int getTotal() {
+            return a + b;
+        }
+    }
+
+    interface Described {
+        default String getDescription() {
+            return "described";
+        }
+    }
+
+    record Inheriting(int a) implements Described {
+    }
+
     /** Mutable: the receiver could see the sender change it. */
     static final class Mutable {
         public int count;
@@ -76,6 +92,8 @@ class MessageCodecShareableTest {
         assertThat(codec.shareable(new Renamed("a"))).isFalse();
         assertThat(codec.shareable(new Ignoring(1, 2))).isFalse();
         assertThat(codec.shareable(new Counting(1))).as("decodes as Counting(3), not Counting(2)").isFalse();
+        assertThat(codec.shareable(new Computing(1, 2))).isFalse();
+        assertThat(codec.shareable(new Inheriting(1))).isFalse();
     }
 
     @Test

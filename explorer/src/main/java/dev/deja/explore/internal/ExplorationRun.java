@@ -209,7 +209,7 @@ public final class ExplorationRun implements Exploration {
                         predicates = monitor.predicates();
                     }
                     runner = new PathRunner(settings, explore, exploration, options.classLoader(), monitor, hash,
-                            distinct, this::stopping);
+                            distinct, this::stopping).startingFrom(options.start());
                 } catch (RuntimeException | Error e) {
                     failures.add(e instanceof RuntimeException r ? r : new RuntimeException(e));
                     options.stop().set(true);
@@ -262,7 +262,7 @@ public final class ExplorationRun implements Exploration {
                 }
             }));
         }
-        Frontier frontier = new Frontier(settings, explore, exploration, options.classLoader());
+        Frontier frontier = new Frontier(settings, explore, exploration, options.classLoader(), options.start());
         int bound = dfs ? explore.searchDepth() : Integer.MAX_VALUE;
         int iterations = 0;
         long units = 0;

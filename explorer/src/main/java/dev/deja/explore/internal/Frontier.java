@@ -5,8 +5,10 @@ import dev.deja.explore.WorkUnit;
 import dev.deja.sim.ChoicePoint;
 import dev.deja.sim.SimulationSettings;
 import dev.deja.sim.Simulator;
+import dev.deja.sim.TraceStart;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -25,13 +27,17 @@ final class Frontier {
     private final ExploreSettings explore;
     private final Simulator.Exploration exploration;
     private final ClassLoader loader;
+    private final Optional<TraceStart> start;
     private long probes;
 
-    Frontier(SimulationSettings settings, ExploreSettings explore, Simulator.Exploration exploration, ClassLoader loader) {
+    /** {@code start}: the recorded state every path starts from, when the exploration starts from a trace. */
+    Frontier(SimulationSettings settings, ExploreSettings explore, Simulator.Exploration exploration, ClassLoader loader,
+             Optional<TraceStart> start) {
         this.settings = settings;
         this.explore = explore;
         this.exploration = exploration;
         this.loader = loader;
+        this.start = start;
     }
 
     /** Probe runs so far. */
@@ -109,9 +115,10 @@ final class Frontier {
         probes++;
         ProbeSource source = new ProbeSource(prefix);
         // The branch point may come inside a handler (a send's drop): answered by default, the run ends after the step.
-        Simulator.runInMemory(settings, Simulator.Options.of(settings).withChoices(source).withClassLoader(loader)
-                .withExploration(exploration).withObserver((step, view) -> source.reached == null
-                        && step.step() + 1 < explore.maxDepth()));
+        Simulator.Options options = Simulator.Options.of(settings).withChoices(source).withClassLoader(loader)
+                .withExploration(exploration).withDetail(Simulator.Detail.STEPS_ONLY)
+                .withObserver((step, view) -> source.reached == null && step.step() + 1 < explore.maxDepth());
+        Simulator.runInMemory(settings, start.map(options::withStart).orElse(options));
         return source.reached == null ? new Probe(0, false) : source.reached;
     }
 

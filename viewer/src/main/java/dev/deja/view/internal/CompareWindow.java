@@ -201,7 +201,14 @@ public final class CompareWindow {
         Label title = new Label("Every node's state at the selected step: A → B (amber: differs, green: only in B,"
                 + " red: only in A)");
         title.setFont(Font.font(Font.getDefault().getFamily(), FontWeight.BOLD, Font.getDefault().getSize()));
-        VBox state = new VBox(4, title, stateStatus, stateTree);
+        javafx.scene.control.TextArea parting = new javafx.scene.control.TextArea(Comparisons.summary(comparison));
+        parting.setId("compare-summary");
+        parting.setEditable(false);
+        parting.setFont(Font.font("DejaVu Sans Mono", Font.getDefault().getSize()));
+        javafx.scene.control.TitledPane where = new javafx.scene.control.TitledPane("Where the runs part", parting);
+        where.setExpanded(false);
+        where.setAnimated(false);
+        VBox state = new VBox(4, title, stateStatus, stateTree, where);
         VBox.setVgrow(stateTree, Priority.ALWAYS);
         state.setPadding(new Insets(4, 6, 4, 6));
         split.getItems().add(state);
@@ -483,6 +490,10 @@ public final class CompareWindow {
         for (TreeItem<ObjectTree.Diff> child : item.getChildren()) {
             lines(child, indent + "  ", out);
         }
+    }
+
+    String summaryText() {
+        return ((javafx.scene.control.TextArea) stage.getScene().lookup("#compare-summary")).getText();
     }
 
     Canvas canvas(Side side) {

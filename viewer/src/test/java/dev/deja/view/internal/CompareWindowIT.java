@@ -101,6 +101,8 @@ class CompareWindowIT {
         }
         assertThat(on(window::stateLines)).hasSize(states.nodes().stream().mapToInt(n -> size(n.diff())).sum());
         assertThat(on(window::stateStatusText)).contains("each node after its entries up to A position " + first);
+        assertThat(on(window::summaryText)).contains("common prefix: " + comparison.commonSize() + " entries",
+                "first difference: A position " + first + ",");
     }
 
     @Test
