@@ -64,17 +64,31 @@ class CheckHistoryCommandIT {
         assertThat(withNewPredicate.err()).contains("evaluated from the stored state history");
         assertThat(withNewPredicate.out()).contains("global_consistency");
 
-        // ... while a script with another table declaration needs a replay.
-        Path otherTables = temporary.resolve("other-tables.py");
-        Files.writeString(otherTables, """
+        // ... and so is a table declaration with fewer columns (the stored rows are projected onto them) ...
+        Path fewerColumns = temporary.resolve("fewer-columns.py");
+        Files.writeString(fewerColumns, """
                 from deja import table, always
                 Agent = table("Agent", cls="dev.deja.examples.paxos.PaxosNode", columns=["collect_round"])
                 @always
                 def collect_round_not_negative():
                     return all(a.collect_round >= 0 for a in Agent)
                 """);
+        CliRun.Output projected = CliRun.run("check", trace.toString(), fewerColumns.toString());
+        assertThat(projected.err()).contains("evaluated from the stored state history");
+        assertThat(projected.status()).as(projected.err()).isZero();
+
+        // ... while a column the history lacks needs a replay, and the check says why.
+        Path otherTables = temporary.resolve("other-tables.py");
+        Files.writeString(otherTables, """
+                from deja import table, always
+                Agent = table("Agent", cls="dev.deja.examples.paxos.PaxosNode", columns=["current_round"])
+                @always
+                def current_round_not_negative():
+                    return all(a.current_round >= 0 for a in Agent)
+                """);
         CliRun.Output replayed = CliRun.run("check", trace.toString(), otherTables.toString());
-        assertThat(replayed.err()).contains("replayed the trace");
+        assertThat(replayed.err()).contains("deja check: replaying the trace: table Agent declares column current_round,"
+                + " which the stored history lacks").contains("replayed the trace");
         assertThat(replayed.status()).as(replayed.err()).isZero();
         assertThat(CliRun.run("check", trace.toString(), SCRIPT, "--fresh").err()).contains("replayed the trace");
     }

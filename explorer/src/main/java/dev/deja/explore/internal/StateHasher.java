@@ -21,7 +21,11 @@ import java.util.SortedSet;
 /**
  * A 64-bit hash of a simulated system's state: every live node's object graph (all instance fields reachable from
  * the node object, as the checker's extraction walks them, leaving out {@code transient} and static fields and the
- * fields the user excludes) and the pending events (kind, node, sender, message bytes; not their ids or due times).
+ * fields the user excludes) and the pending events (kind, node, sender, message bytes or timer tag, and how long from
+ * now each is due; not their ids). Due times shape the future, since only the events within the exploration window of
+ * the earliest one are enabled; they count from the virtual clock, so two states that differ only by a shift in time
+ * hash the same, while one node's timer re-armed as another's deadline came closer does not (a hash without due times
+ * let depth-first search prune a failover pair's heartbeats as repeats).
  * Hash-ordered sets and maps hash the same whatever their iteration order; a shared or cyclic object is hashed once
  * and referred to by its position in the walk, so the hash follows the shape of the graph, not its addresses.
  *
@@ -46,10 +50,13 @@ final class StateHasher {
             h = mix(h, value(node.getValue()));
         }
         seen.clear();
+        long now = view.virtualMillis();
         long pending = 0;
         for (ChoicePoint.Enabled event : view.pending()) {
-            long e = mix(mix(mix(event.kind().ordinal(), event.node().value().hashCode()),
-                    event.from() == null ? 0 : event.from().value().hashCode()), event.contentHash());
+            long e = mix(mix(mix(mix(event.kind().ordinal(), event.node().value().hashCode()),
+                    event.from() == null ? 0 : event.from().value().hashCode()),
+                    event.contentHash() != 0 ? event.contentHash() : event.messageType().hashCode()),
+                    event.dueMillis() - now);
             pending += spread(e); // the pending events as a multiset
         }
         return mix(h, pending);
