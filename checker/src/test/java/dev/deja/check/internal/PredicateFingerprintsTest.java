@@ -1,0 +1,130 @@
+package dev.deja.check.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.deja.check.internal.ScriptEvaluator.GlobalName;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** What a predicate's fingerprint covers: its declaration and what it reaches, not lines, comments or the others. */
+class PredicateFingerprintsTest {
+    private static final String SCRIPT = """
+            from deja import table, derived, always, event
+            Agent = table("Agent", cls="x.Agent", columns=["round"])
+            Peer = table("Peer", cls="x.Peer", columns=["items"])
+            LIMIT = 3
+            seen = []
+
+            def helper(a):
+                return a.round < LIMIT
+
+            @derived
+            def rounds():
+                return [a.round for a in Agent]
+
+            @always
+            def small():
+                return all(helper(a) for a in Agent)
+
+            @always
+            def few():
+                return len(rounds()) < 10
+
+            @always
+            def peers():
+                return len(Peer) < 5
+
+            @always
+            def recorded():
+                seen.append(len(Peer))
+                return True
+
+            @always
+            def uses_seen():
+                return len(seen) < 100
+
+            @always
+            def late():
+                return event.position < 1000
+            """;
+    private static final List<GlobalName> GLOBALS = List.of(
+            new GlobalName("table", "other", null), new GlobalName("derived", "other", null),
+            new GlobalName("always", "other", null), new GlobalName("event", "builtin", null),
+            new GlobalName("Agent", "table", "Agent"), new GlobalName("Peer", "table", "Peer"),
+            new GlobalName("LIMIT", "other", null), new GlobalName("seen", "mutable", null),
+            new GlobalName("helper", "other", null), new GlobalName("rounds", "derived", "rounds"),
+            new GlobalName("small", "predicate", "small"), new GlobalName("few", "predicate", "few"),
+            new GlobalName("peers", "predicate", "peers"), new GlobalName("recorded", "predicate", "recorded"),
+            new GlobalName("uses_seen", "predicate", "uses_seen"), new GlobalName("late", "predicate", "late"));
+
+    private static Map<String, PredicateFingerprints.Fingerprint> of(String script) {
+        return PredicateFingerprints.of(script, "s.py", GLOBALS, "timeout 10000 ms", "engine");
+    }
+
+    private static String code(String script, String predicate) {
+        return of(script).get(predicate).code();
+    }
+
+    @Test
+    void of_movedDeclarationsAndComments_changeNoFingerprint_butTheLines() {
+        String moved = "# a comment\n\n" + SCRIPT.replace("\n@always\ndef late", "\n\n# late ones\n@always\ndef late");
+        for (String predicate : List.of("small", "few", "peers", "recorded", "uses_seen", "late")) {
+            assertThat(code(moved, predicate)).as(predicate).isEqualTo(code(SCRIPT, predicate));
+        }
+        assertThat(of(moved).get("late").lines()).isNotEqualTo(of(SCRIPT).get("late").lines());
+    }
+
+    @Test
+    void of_editedHelper_changesThePredicatesThatReachIt_only() {
+        String edited = SCRIPT.replace("return a.round < LIMIT", "return a.round <= LIMIT");
+        assertThat(code(edited, "small")).isNotEqualTo(code(SCRIPT, "small"));
+        for (String predicate : List.of("few", "peers", "recorded", "uses_seen", "late")) {
+            assertThat(code(edited, predicate)).as(predicate).isEqualTo(code(SCRIPT, predicate));
+        }
+    }
+
+    @Test
+    void of_editedConstant_changesItsReaders() {
+        String edited = SCRIPT.replace("LIMIT = 3", "LIMIT = 4");
+        assertThat(code(edited, "small")).isNotEqualTo(code(SCRIPT, "small"));
+        assertThat(code(edited, "few")).isEqualTo(code(SCRIPT, "few"));
+    }
+
+    @Test
+    void of_predicatesSharingAMutableGlobal_changeTogether() {
+        String edited = SCRIPT.replace("seen.append(len(Peer))", "seen.append(len(Peer) + 1)");
+        assertThat(code(edited, "uses_seen")).isNotEqualTo(code(SCRIPT, "uses_seen"));
+        assertThat(code(edited, "peers")).isEqualTo(code(SCRIPT, "peers"));
+    }
+
+    @Test
+    void of_tellsTablesDerivedValuesAndBuiltinsReached() {
+        Map<String, PredicateFingerprints.Fingerprint> prints = of(SCRIPT);
+        assertThat(prints.get("few").tables()).containsExactly("Agent");
+        assertThat(prints.get("few").derived()).containsExactly("rounds");
+        assertThat(prints.get("few").readsBuiltins()).isFalse();
+        assertThat(prints.get("peers").tables()).containsExactly("Peer");
+        assertThat(prints.get("late").readsBuiltins()).isTrue();
+    }
+
+    @Test
+    void of_dynamicAccess_coversTheWholeScriptAndEveryTable() {
+        String dynamic = SCRIPT + "\n@always\ndef sneaky():\n    return globals()['LIMIT'] > 0\n";
+        List<GlobalName> globals = new java.util.ArrayList<>(GLOBALS);
+        globals.add(new GlobalName("sneaky", "predicate", "sneaky"));
+        Map<String, PredicateFingerprints.Fingerprint> before = PredicateFingerprints.of(dynamic, "s.py", globals, "t", "e");
+        Map<String, PredicateFingerprints.Fingerprint> after = PredicateFingerprints.of(
+                dynamic.replace("len(Peer) < 5", "len(Peer) < 6"), "s.py", globals, "t", "e");
+        assertThat(after.get("sneaky").code()).isNotEqualTo(before.get("sneaky").code());
+        assertThat(before.get("sneaky").tables()).containsExactlyInAnyOrder("Agent", "Peer");
+        assertThat(before.get("sneaky").readsBuiltins()).isTrue();
+    }
+
+    @Test
+    void of_changedSettings_changeEveryFingerprint() {
+        Map<String, PredicateFingerprints.Fingerprint> other = PredicateFingerprints.of(SCRIPT, "s.py", GLOBALS,
+                "timeout 11000 ms", "engine");
+        assertThat(other.get("peers").code()).isNotEqualTo(code(SCRIPT, "peers"));
+    }
+}
