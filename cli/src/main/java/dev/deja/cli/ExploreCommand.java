@@ -274,7 +274,7 @@ public final class ExploreCommand implements Callable<Integer> {
         sun.misc.SignalHandler previousInterrupt = interruptStops(stop);
         try {
             ExploreReport report;
-            try (ExploreProgress progress = new ExploreProgress(run, exploreSettings)) {
+            try (Progress.Poller progress = exploreProgress(run, exploreSettings)) {
                 report = run.run();
             }
             String base = reproduceBase();
@@ -384,7 +384,7 @@ public final class ExploreCommand implements Callable<Integer> {
                 continue;
             }
             CriticalTransition found;
-            try (LivenessProgress progress = new LivenessProgress(search.get(), liveness.predicate())) {
+            try (Progress.Poller progress = livenessProgress(search.get(), liveness.predicate())) {
                 found = search.get().run();
             }
             found = LivenessSearch.writeEvidence(found, settings, this.out, options.classLoader(), reproduce,
@@ -641,73 +641,31 @@ public final class ExploreCommand implements Callable<Integer> {
         }
     }
 
-    /** A progress display of one liveness search: prefixes probed, walks and steps run. */
-    private static final class LivenessProgress implements AutoCloseable {
-        private final Progress progress;
-        private final Thread updater;
-        private volatile boolean done;
-
-        LivenessProgress(LivenessSearch search, String predicate) {
-            this.progress = Progress.start("liveness " + predicate, Progress.UNKNOWN_TOTAL, "walks");
-            this.updater = Thread.ofPlatform().daemon().name("deja-liveness-progress").start(() -> {
-                while (!done) {
-                    LivenessSearch.Counters c = search.counters();
-                    double seconds = Math.max(1e-9, c.elapsed().toNanos() / 1e9);
-                    progress.stepTo(c.walks());
-                    progress.note(String.format(Locale.ROOT, "%d prefixes probed, %,d walks, %,.0f steps/s",
-                            c.probes(), c.walks(), c.steps() / seconds));
-                    try {
-                        Thread.sleep(250);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            });
-        }
-
-        @Override
-        public void close() {
-            done = true;
-            updater.interrupt();
-            progress.close();
-        }
+    /** The liveness search's progress: walks, prefixes probed and steps/s. */
+    private static Progress.Poller livenessProgress(LivenessSearch search, String predicate) {
+        return Progress.polling("liveness " + predicate, Progress.UNKNOWN_TOTAL, "walks", progress -> {
+            LivenessSearch.Counters c = search.counters();
+            double seconds = Math.max(1e-9, c.elapsed().toNanos() / 1e9);
+            progress.stepTo(c.walks());
+            progress.note(String.format(Locale.ROOT, "%d prefixes probed, %,d walks, %,.0f steps/s",
+                    c.probes(), c.walks(), c.steps() / seconds));
+        });
     }
 
     /**
-     * Feeds the shared progress display from the exploration's counters four times a second: paths (or seconds of the
-     * budget), steps/s, distinct states, the deepest path and violating paths.
+     * The exploration's progress: paths (or seconds of the budget), steps/s, distinct states, the deepest path and
+     * violating paths.
      */
-    private static final class ExploreProgress implements AutoCloseable {
-        private final Progress progress;
-        private final Thread updater;
-        private volatile boolean done;
-
-        ExploreProgress(Exploration run, ExploreSettings settings) {
-            boolean byTime = settings.budget() != null;
-            long total = byTime ? settings.budget().toSeconds()
-                    : settings.maxPaths() == Long.MAX_VALUE ? Progress.UNKNOWN_TOTAL : settings.maxPaths();
-            this.progress = Progress.start("explore", total, byTime ? "s" : "paths");
-            this.updater = Thread.ofPlatform().daemon().name("deja-explore-progress").start(() -> {
-                while (!done) {
-                    Exploration.Counters c = run.counters();
-                    double seconds = Math.max(1e-9, c.elapsed().toNanos() / 1e9);
-                    progress.stepTo(byTime ? c.elapsed().toSeconds() : c.paths());
-                    progress.note(String.format(Locale.ROOT, "%,d paths, %,.0f steps/s, %,d states, deepest %,d, %d violating",
-                            c.paths(), c.steps() / seconds, c.distinctStates(), c.deepestPath(), c.violatingPaths()));
-                    try {
-                        Thread.sleep(250);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            });
-        }
-
-        @Override
-        public void close() {
-            done = true;
-            updater.interrupt();
-            progress.close();
-        }
+    private static Progress.Poller exploreProgress(Exploration run, ExploreSettings settings) {
+        boolean byTime = settings.budget() != null;
+        long total = byTime ? settings.budget().toSeconds()
+                : settings.maxPaths() == Long.MAX_VALUE ? Progress.UNKNOWN_TOTAL : settings.maxPaths();
+        return Progress.polling("explore", total, byTime ? "s" : "paths", progress -> {
+            Exploration.Counters c = run.counters();
+            double seconds = Math.max(1e-9, c.elapsed().toNanos() / 1e9);
+            progress.stepTo(byTime ? c.elapsed().toSeconds() : c.paths());
+            progress.note(String.format(Locale.ROOT, "%,d paths, %,.0f steps/s, %,d states, deepest %,d, %d violating",
+                    c.paths(), c.steps() / seconds, c.distinctStates(), c.deepestPath(), c.violatingPaths()));
+        });
     }
 }

@@ -109,6 +109,50 @@ public final class Progress implements AutoCloseable {
     /** The system property by which the warm engine says whether its client's console is a terminal. */
     public static final String CLIENT_TERMINAL = "deja.client.terminal";
 
+    /**
+     * A progress display fed from counters another thread advances: {@code update} runs four times a second on a daemon
+     * thread until the returned poller is closed, which closes the display too.
+     */
+    public static Poller polling(String task, long total, String unit, java.util.function.Consumer<Progress> update) {
+        return new Poller(start(task, total, unit), update);
+    }
+
+    /** What {@link #polling} returns; closing it stops the updates, shows the last figures and closes the display. */
+    public static final class Poller implements AutoCloseable {
+        private final Progress progress;
+        private final java.util.function.Consumer<Progress> update;
+        private final Thread updater;
+        private volatile boolean done;
+
+        private Poller(Progress progress, java.util.function.Consumer<Progress> update) {
+            this.progress = progress;
+            this.update = update;
+            this.updater = Thread.ofPlatform().daemon().name("deja-progress").start(() -> {
+                while (!done) {
+                    update.accept(progress);
+                    try {
+                        Thread.sleep(250);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            });
+        }
+
+        @Override
+        public void close() {
+            done = true;
+            updater.interrupt();
+            try {
+                updater.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            update.accept(progress);
+            progress.close();
+        }
+    }
+
     /** Sets the count done so far. */
     public Progress stepTo(long done) {
         if (bar != null) {

@@ -111,4 +111,26 @@ class ProgressTest {
 
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("test", "7/10 events");
     }
+
+    @Test
+    void polling_close_showsTheLastFiguresOnce_afterTheUpdatesStop() {
+        AtomicLong counter = new AtomicLong();
+        List<Long> shown = new ArrayList<>();
+        Progress.Poller poller = Progress.polling("test", 10, "events", progress -> {
+            synchronized (shown) {
+                shown.add(counter.get());
+            }
+        });
+        counter.set(7);
+        poller.close();
+        int afterClose;
+        synchronized (shown) {
+            afterClose = shown.size();
+            assertThat(shown).last().isEqualTo(7L);
+        }
+        counter.set(9);
+        synchronized (shown) {
+            assertThat(shown).hasSize(afterClose).doesNotContain(9L);
+        }
+    }
 }
