@@ -191,7 +191,10 @@ class DaemonIT {
     @Test
     @Order(5)
     void aScriptEndingThePythonContext_getsAFreshContextNextTime() throws Exception {
-        for (String ending : List.of("import os; os._exit(3)", "import sys; sys.exit(3)")) {
+        // os._exit is the harsher ending; sys.exit, which unwinds, is the soak build's second case.
+        List<String> endings = Boolean.getBoolean("deja.soak") ? List.of("import os; os._exit(3)", "import sys; sys.exit(3)")
+                : List.of("import os; os._exit(3)");
+        for (String ending : endings) {
             writeBoth("ending.py", """
                     from deja import table, always
                     Agent = table("Agent", cls="dev.deja.examples.paxos.PaxosNode", columns=["accepted_round"])
