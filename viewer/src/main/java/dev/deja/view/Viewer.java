@@ -104,18 +104,7 @@ public final class Viewer {
      * common prefix, and every node's state in both runs at the selected step.
      */
     public static void openComparisonWindow(TraceComparison comparison, ComparisonSettings settings) {
-        FxToolkit.start(FxToolkit.Mode.DISPLAY);
-        CountDownLatch closed = new CountDownLatch(1);
-        FxToolkit.call(() -> {
-            var window = dev.deja.view.internal.CompareWindow.show(comparison, settings);
-            window.stage().addEventHandler(javafx.stage.WindowEvent.WINDOW_HIDDEN, event -> closed.countDown());
-            return window;
-        });
-        try {
-            closed.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        openAndWait(() -> dev.deja.view.internal.CompareWindow.show(comparison, settings).stage());
     }
 
     /**
@@ -123,12 +112,17 @@ public final class Viewer {
      * started on the desktop unless it already runs (headless, in tests, it still opens, off screen).
      */
     public static void openWindow(TraceModel model, WindowSettings settings) {
+        openAndWait(() -> ViewerWindow.show(model, settings).stage());
+    }
+
+    /** Starts the toolkit on the desktop, opens the window {@code show} makes (on the FX thread) and waits until it closes. */
+    private static void openAndWait(java.util.function.Supplier<javafx.stage.Stage> show) {
         FxToolkit.start(FxToolkit.Mode.DISPLAY);
         CountDownLatch closed = new CountDownLatch(1);
         FxToolkit.call(() -> {
-            ViewerWindow window = ViewerWindow.show(model, settings);
-            window.stage().addEventHandler(javafx.stage.WindowEvent.WINDOW_HIDDEN, event -> closed.countDown());
-            return window;
+            javafx.stage.Stage stage = show.get();
+            stage.addEventHandler(javafx.stage.WindowEvent.WINDOW_HIDDEN, event -> closed.countDown());
+            return stage;
         });
         try {
             closed.await();

@@ -21,13 +21,11 @@ import javafx.geometry.Insets;
 import javafx.geometry.Orientation;
 import javafx.scene.Scene;
 import javafx.scene.canvas.Canvas;
-import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.Separator;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TextField;
 import javafx.scene.control.ToolBar;
-import javafx.scene.control.Tooltip;
 import javafx.scene.control.TreeItem;
 import javafx.scene.control.TreeView;
 import javafx.scene.input.KeyCode;
@@ -234,24 +232,15 @@ public final class CompareWindow {
         jumpField.setPromptText("A position");
         jumpField.setPrefColumnCount(6);
         jumpField.setOnAction(event -> jump());
-        return new ToolBar(button("compare-previous-node", "◀ node", "Previous event of the node in A (Left)", () -> stepNode(-1)),
-                button("compare-next-node", "node ▶", "Next event of the node in A (Right)", () -> stepNode(1)),
-                button("compare-previous", "◀ step", "Previous entry of A (Shift+Left)", () -> step(-1)),
-                button("compare-next", "step ▶", "Next entry of A (Shift+Right)", () -> step(1)),
-                button("compare-first-difference", "first difference", "A's first entry outside the common prefix (D)",
+        return new ToolBar(ViewerWindow.button("compare-previous-node", "◀ node", "Previous event of the node in A (Left)", () -> stepNode(-1)),
+                ViewerWindow.button("compare-next-node", "node ▶", "Next event of the node in A (Right)", () -> stepNode(1)),
+                ViewerWindow.button("compare-previous", "◀ step", "Previous entry of A (Shift+Left)", () -> step(-1)),
+                ViewerWindow.button("compare-next", "step ▶", "Next entry of A (Shift+Right)", () -> step(1)),
+                ViewerWindow.button("compare-first-difference", "first difference", "A's first entry outside the common prefix (D)",
                         this::firstDifference),
-                new Separator(), jumpField, button("compare-go", "Go", "Jump to this position of A", this::jump),
-                new Separator(), button("compare-zoom-out", "−", "Zoom out (-)", () -> zoom(1 / 1.5)),
-                button("compare-zoom-in", "+", "Zoom in (+)", () -> zoom(1.5)));
-    }
-
-    private static Button button(String id, String text, String tip, Runnable action) {
-        Button button = new Button(text);
-        button.setId(id);
-        button.setTooltip(new Tooltip(tip));
-        button.setOnAction(event -> action.run());
-        button.setFocusTraversable(false);
-        return button;
+                new Separator(), jumpField, ViewerWindow.button("compare-go", "Go", "Jump to this position of A", this::jump),
+                new Separator(), ViewerWindow.button("compare-zoom-out", "−", "Zoom out (-)", () -> zoom(1 / 1.5)),
+                ViewerWindow.button("compare-zoom-in", "+", "Zoom in (+)", () -> zoom(1.5)));
     }
 
     private void bindKeys() {

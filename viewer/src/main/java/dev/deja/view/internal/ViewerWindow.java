@@ -234,7 +234,8 @@ public final class ViewerWindow {
                 typesField, searchField, hideTimers, apply, new Separator(), helpButton);
     }
 
-    private static Button button(String id, String text, String tip, Runnable action) {
+    /** A toolbar button that does not take the keyboard focus from the graph; the comparison window's too. */
+    static Button button(String id, String text, String tip, Runnable action) {
         Button button = new Button(text);
         button.setId(id);
         button.setTooltip(new Tooltip(tip));
