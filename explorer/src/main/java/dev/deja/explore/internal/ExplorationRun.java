@@ -123,6 +123,15 @@ public final class ExplorationRun implements Exploration {
             });
             threads.add(thread);
         }
+        joinAll(threads);
+        if (!failures.isEmpty()) {
+            throw failures.getFirst();
+        }
+        return report(hash, workers);
+    }
+
+    /** Waits for every worker; an interrupt instead asks the search to stop and stays set for the caller. */
+    private void joinAll(List<Thread> threads) {
         for (Thread thread : threads) {
             try {
                 thread.join();
@@ -131,10 +140,6 @@ public final class ExplorationRun implements Exploration {
                 Thread.currentThread().interrupt();
             }
         }
-        if (!failures.isEmpty()) {
-            throw failures.getFirst();
-        }
-        return report(hash, workers);
     }
 
     private ExploreReport report(boolean hash, int workers) {
@@ -297,14 +302,7 @@ public final class ExplorationRun implements Exploration {
             for (int w = 0; w < workers; w++) {
                 queue.add(END);
             }
-            for (Thread thread : threads) {
-                try {
-                    thread.join();
-                } catch (InterruptedException e) {
-                    options.stop().set(true);
-                    Thread.currentThread().interrupt();
-                }
-            }
+            joinAll(threads);
         }
         if (!failures.isEmpty()) {
             throw failures.getFirst();
