@@ -102,6 +102,22 @@ class DaemonIT {
         }
     }
 
+    /**
+     * A copy of {@code classes} that another user can load: the checkout may sit in a folder only its owner can enter
+     * (a {@code mktemp -d} clone), and the client run as nobody must still start, to find the server's folder closed.
+     */
+    private static Path readableByAll(Path classes) throws IOException {
+        Path copy = Files.createTempDirectory("deja-client-classes");
+        copyTree(classes, copy);
+        try (Stream<Path> files = Files.walk(copy)) {
+            for (Path file : files.toList()) {
+                Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(
+                        Files.isDirectory(file) ? "rwxr-xr-x" : "rw-r--r--"));
+            }
+        }
+        return copy;
+    }
+
     /** Writes {@code text} to {@code name} in both working directories. */
     private static void writeBoth(String name, String text) throws IOException {
         Files.writeString(coldWork.resolve(name), text);
@@ -221,11 +237,21 @@ class DaemonIT {
         String served = served();
         // As nobody, from /: the client finds the server's directory closed (mode 0700, root's), so it neither
         // connects nor starts a server there; it tells the launcher to run the command in a new JVM.
+        Path clientClasses = readableByAll(HOME.resolve("cli/target/classes"));
         List<String> command = new ArrayList<>(List.of("/usr/bin/setpriv", "--reuid=65534", "--regid=65534",
                 "--clear-groups", java(), "-Ddeja.home=" + HOME, "-Ddeja.daemon.dir=" + daemonDirectory,
-                "-cp", HOME.resolve("cli/target/classes").toString(), DaemonClient.class.getName(),
+                "-cp", clientClasses.toString(), DaemonClient.class.getName(),
                 "sql", work.resolve("trace").toString(), "SELECT 1"));
-        Ran nobody = run(command, Path.of("/"), Map.of(DaemonClient.CLASSPATH_VARIABLE, classpath()));
+        Ran nobody;
+        try {
+            nobody = run(command, Path.of("/"), Map.of(DaemonClient.CLASSPATH_VARIABLE, classpath()));
+        } finally {
+            try (Stream<Path> files = Files.walk(clientClasses)) {
+                for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(file);
+                }
+            }
+        }
         assertThat(nobody.status()).as(nobody.errText()).isEqualTo(DaemonClient.RUN_COLD);
         assertThat(nobody.out()).isEmpty();
         assertThat(nobody.errText()).as("says why it does not use the warm engine").contains("warm engine");
