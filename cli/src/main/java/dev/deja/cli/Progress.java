@@ -4,6 +4,8 @@ import java.io.Console;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
@@ -82,9 +84,11 @@ public final class Progress implements AutoCloseable {
         if (mode == Mode.BAR) {
             builder.continuousUpdate();
         }
+        TimeLeft timeLeft = new TimeLeft();
+        builder.setEtaFunction(timeLeft);
         if (mode == Mode.PLAIN || total < 0) {
             // A bar means nothing in a log, nor without a total: the figures alone, in words.
-            builder.setRenderer(new Figures(unit));
+            builder.setRenderer(new Figures(unit, timeLeft));
         }
         return new Progress(builder.build());
     }
@@ -193,12 +197,17 @@ public final class Progress implements AutoCloseable {
     }
 
     /** The progress as figures: {@code check: 1,234 of 5,000 events (24%), 410 events/s, 3 s elapsed, about 9 s left}. */
-    record Figures(String unit) implements ProgressBarRenderer {
+    record Figures(String unit, TimeLeft timeLeft) implements ProgressBarRenderer {
+        Figures(String unit) {
+            this(unit, new TimeLeft());
+        }
+
         @Override
         public String render(ProgressState state, int maxLength) {
             long current = state.getCurrent();
             long max = state.getMax();
             double seconds = state.getElapsedAfterStart().toMillis() / 1000.0;
+            Optional<Duration> left = timeLeft.apply(state); // every time, so that it sees the count's first move
             StringBuilder line = new StringBuilder(state.getTaskName()).append(": ");
             line.append(String.format(Locale.ROOT, "%,d", current));
             if (!state.isIndefinite() && max > 0) {
@@ -212,11 +221,7 @@ public final class Progress implements AutoCloseable {
                     line.append(String.format(Locale.ROOT, ", %,.0f %s/s", rate, unit));
                 }
                 line.append(", ").append(duration(seconds)).append(" elapsed");
-                // Before 1% the rate still includes the set-up before the first step (GraalPy's start, say), so an
-                // estimate would be hours off; say nothing rather than that.
-                if (!state.isIndefinite() && max > current && rate > 0 && current * 100 >= max) {
-                    line.append(", about ").append(duration((max - current) / rate)).append(" left");
-                }
+                left.ifPresent(time -> line.append(", about ").append(duration(time.toMillis() / 1000.0)).append(" left"));
             }
             String extra = state.getExtraMessage();
             if (extra != null && !extra.isEmpty()) {
@@ -229,6 +234,40 @@ public final class Progress implements AutoCloseable {
             long whole = Math.round(seconds);
             return whole < 60 ? whole + " s" : whole < 3600 ? String.format(Locale.ROOT, "%d min %02d s", whole / 60, whole % 60)
                     : String.format(Locale.ROOT, "%d h %02d min", whole / 3600, whole % 3600 / 60);
+        }
+    }
+
+    /**
+     * The time left, from the rate since the count was first seen to move: the set-up before the first step
+     * (GraalPy's start before the first event is checked, say) is not in it, so a check that spent ten seconds
+     * starting its engine does not promise ten minutes more. Nothing until the count has moved twice. Called by the
+     * library's drawing thread; synchronized since a renderer may be called from another.
+     */
+    static final class TimeLeft implements Function<ProgressState, Optional<Duration>> {
+        private long firstCount = -1;
+        private long firstElapsedNanos;
+
+        @Override
+        public synchronized Optional<Duration> apply(ProgressState state) {
+            long current = state.getCurrent();
+            long max = state.getMax();
+            long elapsedNanos = state.getElapsedAfterStart().toNanos();
+            if (state.isIndefinite() || max <= 0 || current >= max) {
+                return Optional.empty();
+            }
+            if (firstCount < 0) {
+                if (current > 0) {
+                    firstCount = current;
+                    firstElapsedNanos = elapsedNanos;
+                }
+                return Optional.empty();
+            }
+            long done = current - firstCount;
+            long nanos = elapsedNanos - firstElapsedNanos;
+            if (done <= 0 || nanos <= 0) {
+                return Optional.empty();
+            }
+            return Optional.of(Duration.ofNanos((long) ((max - current) * ((double) nanos / done))));
         }
     }
 

@@ -61,8 +61,10 @@ class ProgressTest {
         var figures = new Progress.Figures("events");
         try (var bar = new me.tongfei.progressbar.ProgressBarBuilder().setTaskName("check").setInitialMax(4000)
                 .setRenderer(figures).setConsumer(lines).build()) {
-            bar.stepTo(1000);
+            bar.stepTo(500);
+            figures.render(stateOf(bar), 200); // the first count seen: time left is measured from here
             Thread.sleep(1_100);
+            bar.stepTo(1000);
             String line = figures.render(stateOf(bar), 200);
             assertThat(line).matches("check: 1,000 of 4,000 events \\(25%\\), [0-9,]+ events/s, [0-9]+ s elapsed, about "
                     + "[0-9]+ s left");
@@ -70,14 +72,18 @@ class ProgressTest {
     }
 
     @Test
-    void figures_beforeOnePercent_giveNoEstimateOfTheTimeLeft() throws Exception {
+    void figures_whileTheFirstStepsStand_giveNoEstimateOfTheTimeLeft() throws Exception {
+        // A check that spent its first seconds starting Python on event 1 of 65 must not promise minutes more.
         var figures = new Progress.Figures("events");
-        try (var bar = new me.tongfei.progressbar.ProgressBarBuilder().setTaskName("check").setInitialMax(4000)
+        try (var bar = new me.tongfei.progressbar.ProgressBarBuilder().setTaskName("check").setInitialMax(65)
                 .setRenderer(figures).setConsumer(new Progress.PlainLines(line -> { }, () -> 0)).build()) {
-            bar.stepTo(39);
+            bar.stepTo(1);
             Thread.sleep(1_100);
-            assertThat(figures.render(stateOf(bar), 200)).startsWith("check: 39 of 4,000 events (0%), ")
-                    .doesNotContain("left");
+            assertThat(figures.render(stateOf(bar), 200)).startsWith("check: 1 of 65 events (1%), ").doesNotContain("left");
+            Thread.sleep(1_100);
+            assertThat(figures.render(stateOf(bar), 200)).startsWith("check: 1 of 65 events (1%), ").doesNotContain("left");
+            bar.stepTo(33);
+            assertThat(figures.render(stateOf(bar), 200)).matches("check: 33 of 65 events \\(50%\\), .* about [0-9]+ s left");
         }
     }
 
@@ -88,9 +94,11 @@ class ProgressTest {
         try (var bar = new me.tongfei.progressbar.ProgressBarBuilder().setTaskName("deploy").setInitialMax(20)
                 .setRenderer(figures).setConsumer(new Progress.PlainLines(line -> { }, () -> 0)).build()) {
             bar.stepTo(1).setExtraMessage("workload running");
+            figures.render(stateOf(bar), 200);
             Thread.sleep(1_100);
+            bar.stepTo(2);
             assertThat(figures.render(stateOf(bar), 200))
-                    .matches("deploy: 1 of 20 s \\(5%\\), [0-9]+ s elapsed, about [0-9]+ s left \\(workload running\\)");
+                    .matches("deploy: 2 of 20 s \\(10%\\), [0-9]+ s elapsed, about [0-9]+ s left \\(workload running\\)");
         }
     }
 

@@ -258,6 +258,7 @@ public final class NodeLog {
         ByteBuffer bytes = ByteBuffer.allocate(length + 4);
         channel.read(bytes, 0);
         String text;
+        Queues.registerHeaderAliases();
         try {
             text = Wires.fromSizePrefixedBlobs(Bytes.wrapForRead(bytes.array()));
         } catch (Exception | InternalError e) {

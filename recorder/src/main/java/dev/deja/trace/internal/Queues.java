@@ -41,6 +41,15 @@ public final class Queues {
         return SingleChronicleQueueBuilder.binary(directory).rollCycle(ROLL_CYCLE).readOnly(true).build();
     }
 
+    /**
+     * Registers Chronicle's class aliases ({@code SCQStore} and the rest) that a queue file's header names. The
+     * builder registers them when its class initializes; a header decoded before any queue was opened would
+     * otherwise log a warning that it cannot resolve {@code SCQStore}.
+     */
+    public static void registerHeaderAliases() {
+        SingleChronicleQueueBuilder.addAliases();
+    }
+
     /** The data file that holds entries of {@code cycle}. */
     public static Path cycleFile(Path directory, int cycle) {
         String name = CYCLE_NAMES.format(Instant.ofEpochMilli((long) cycle * ROLL_CYCLE.lengthInMillis()));
