@@ -73,7 +73,11 @@ final class CheckBenchmark {
         Map<String, ObjectNode> rechecks = new LinkedHashMap<>();
         ObjectNode baselines = Results.object();
         List<String> skipped = new ArrayList<>();
+        Set<String> chosen = workspace.settings().examples();
         for (Example example : Examples.all()) {
+            if (!chosen.isEmpty() && !chosen.contains(example.name())) {
+                continue;
+            }
             if (example.script().isEmpty()) {
                 skipped.add(example.name() + " (names no predicate script)");
                 continue;
