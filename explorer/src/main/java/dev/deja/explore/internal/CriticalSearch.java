@@ -238,7 +238,7 @@ public final class CriticalSearch {
             Walk walk = live.get(first);
             result = new CriticalTransition.Probe(prefix, first + 1, 1, walk.liveAt + 1, steps.get());
             liveWalks.put(prefix, new CriticalTransition.LiveWalk(prefix, walk.liveAt + 1,
-                    origin.schedule(prefix, walk.answers, walk.liveAt + 1)));
+                    origin.schedule(prefix, walk.answers, walk.liveAt + 1), origin.start(prefix)));
         }
         synchronized (probed) {
             probed.add(result);
