@@ -60,6 +60,12 @@ public final class RecordedLiveness {
             Objects.requireNonNull(critical, "critical");
         }
 
+        /** The same classification with {@code value} as its critical transition (e.g. once its evidence is written). */
+        public Classification withCritical(CriticalTransition value) {
+            return new Classification(predicate, openedAt, openedAtStep, endStep, verdict, walks, live, maxDepth,
+                    liveDepths, walkSteps, Optional.of(value));
+        }
+
         /** The share of walks that reached a live state. */
         public double liveShare() {
             return walks == 0 ? 0 : (double) live / walks;
