@@ -66,6 +66,26 @@ public interface StateHistory extends AutoCloseable {
     default void storePredicateResults(PredicateResults results) {
     }
 
+    /**
+     * The fingerprints of the derived values whose values the latest complete check of this history stored (see
+     * {@link DerivedValues}), by name; empty if none.
+     */
+    default java.util.Map<String, String> derivedFingerprints() {
+        return java.util.Map.of();
+    }
+
+    /** The stored changes of the derived value {@code name} (see {@link #derivedFingerprints}), in position order. */
+    default List<DerivedValues.Change> derivedChanges(String name) {
+        return List.of();
+    }
+
+    /**
+     * Replaces the stored derived values: those in {@code fresh} are stored anew, those named in {@code kept} stay as
+     * stored, every other one is forgotten. A history that keeps none ignores them.
+     */
+    default void storeDerivedValues(java.util.Map<String, DerivedValues> fresh, java.util.Set<String> kept) {
+    }
+
     /** The violations stored by the latest check (see {@link #replaceViolations}), if any. */
     Optional<List<Violation>> lastViolations();
 

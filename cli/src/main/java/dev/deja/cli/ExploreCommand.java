@@ -85,6 +85,9 @@ public final class ExploreCommand implements Callable<Integer> {
     @Mixin
     FromTraceOptions fromTrace = new FromTraceOptions();
 
+    @Mixin
+    NoDaemonOption noDaemon;
+
     @Option(names = "--script", paramLabel = "S.py", description = "The predicate script evaluated after every step "
             + "(without one, paths are only run, for speed).")
     Path script;
@@ -253,6 +256,9 @@ public final class ExploreCommand implements Callable<Integer> {
         Exploration run = Explorer.start(settings, exploreSettings, options);
         CountDownLatch reported = new CountDownLatch(1);
         AtomicInteger status = new AtomicInteger(-1);
+        // In the warm engine the client catches Ctrl-C and passes it on (Interrupts); the engine's own shutdown is no
+        // command's to end.
+        boolean relayed = Interrupts.relayed();
         Thread hook = new Thread(() -> {
             stop.set(true);
             try {
@@ -267,11 +273,16 @@ public final class ExploreCommand implements Callable<Integer> {
                 Thread.currentThread().interrupt();
             }
         }, "deja-explore-interrupt");
-        Runtime.getRuntime().addShutdownHook(hook);
+        if (!relayed) {
+            Runtime.getRuntime().addShutdownHook(hook);
+        }
         // Ctrl-C stops the search and lets this thread write the evidence and the report: under a shutdown (the
         // JVM's default for SIGINT) libraries such as Chronicle refuse to start, so no trace could be written. A
         // second Ctrl-C ends the process at once. SIGTERM still goes through the shutdown hook above.
-        sun.misc.SignalHandler previousInterrupt = interruptStops(stop);
+        Interrupts.Registration interrupt = Interrupts.onInterrupt(() -> {
+            stop.set(true);
+            System.err.println("explore: stopping (Ctrl-C again to quit at once)");
+        });
         try {
             ExploreReport report;
             try (Progress.Poller progress = exploreProgress(run, exploreSettings)) {
@@ -300,29 +311,15 @@ public final class ExploreCommand implements Callable<Integer> {
             status.set(report.violated() || report.deadStateFound() ? 1 : 0);
             return status.get();
         } finally {
-            if (previousInterrupt != null) {
-                sun.misc.Signal.handle(new sun.misc.Signal("INT"), previousInterrupt);
-            }
+            interrupt.close();
             reported.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException e) {
-                // shutting down (Ctrl-C): the hook is running and has just been released
-            }
-        }
-    }
-
-    /** Makes SIGINT set {@code stop} (a second one exits with 130); returns the handler it replaced, or null. */
-    private static sun.misc.SignalHandler interruptStops(AtomicBoolean stop) {
-        try {
-            return sun.misc.Signal.handle(new sun.misc.Signal("INT"), signal -> {
-                if (stop.getAndSet(true)) {
-                    System.exit(130);
+            if (!relayed) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException e) {
+                    // shutting down (Ctrl-C): the hook is running and has just been released
                 }
-                System.err.println("explore: stopping (Ctrl-C again to quit at once)");
-            });
-        } catch (IllegalArgumentException e) {
-            return null; // no SIGINT on this platform, or the JVM runs with -Xrs: the shutdown hook stops the search
+            }
         }
     }
 

@@ -25,8 +25,8 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The client of the warm engine, which the launcher runs for {@code deja check}, {@code deja sql} and
- * {@code deja view --png}: hands the command line to this user's server (starting one if none runs), relays what
+ * The client of the warm engine, which the launcher runs for {@code deja check}, {@code deja sql},
+ * {@code deja view --png} and {@code deja explore}: hands the command line to this user's server (starting one if none runs), relays what
  * the command prints, and exits with its status. When the warm engine cannot or should not run the command, it
  * exits with {@link #RUN_COLD}, and the launcher runs the command in a new JVM as usual.
  *
@@ -44,7 +44,14 @@ public final class DaemonClient {
     private static final long START_MILLIS = 120_000;
 
     /** Commands the warm engine runs. */
-    private static final Set<String> COMMANDS = Set.of("check", "sql", "view");
+    private static final Set<String> COMMANDS = Set.of("check", "sql", "view", "explore");
+
+    /**
+     * Commands that stop cleanly on Ctrl-C and report what they did: the client passes the first Ctrl-C on to the
+     * engine and ends at the second (exit 130), as such a command does in a JVM of its own. Other commands end with
+     * the client at the first Ctrl-C, as they do in a JVM of their own.
+     */
+    private static final Set<String> INTERRUPTIBLE = Set.of("explore");
 
     /** Options after which the command runs in a new JVM: long-lived, interactive, or told so. */
     private static final Set<String> COLD_OPTIONS = Set.of("--no-daemon", "--watch", "-h", "--help", "-V", "--version");
@@ -95,8 +102,11 @@ public final class DaemonClient {
                     return RUN_COLD;
                 }
             }
-            Outcome outcome = exchange(channel, request, new FileOutputStream(FileDescriptor.out),
-                    new FileOutputStream(FileDescriptor.err));
+            Outcome outcome;
+            try (Relay relay = INTERRUPTIBLE.contains(args[0]) ? Relay.interrupts(channel) : null) {
+                outcome = exchange(channel, request, new FileOutputStream(FileDescriptor.out),
+                        new FileOutputStream(FileDescriptor.err), relay == null ? () -> { } : relay::sent);
+            }
             switch (outcome.kind()) {
                 case EXIT:
                     return outcome.status();
@@ -186,11 +196,18 @@ public final class DaemonClient {
 
     /** Sends {@code request} and relays the answer to {@code out} and {@code err}. */
     static Outcome exchange(SocketChannel channel, Protocol.Request request, OutputStream out, OutputStream err) {
+        return exchange(channel, request, out, err, () -> { });
+    }
+
+    /** As {@link #exchange(SocketChannel, Protocol.Request, OutputStream, OutputStream)}; {@code sent} runs once the request is sent. */
+    private static Outcome exchange(SocketChannel channel, Protocol.Request request, OutputStream out, OutputStream err,
+                                    Runnable sent) {
         boolean relayed = false;
         boolean outOpen = true;
         try (channel) {
             DataOutputStream to = new DataOutputStream(new BufferedOutputStream(ChannelStreams.out(channel)));
             request.write(to);
+            sent.run();
             DataInputStream from = new DataInputStream(new BufferedInputStream(ChannelStreams.in(channel)));
             while (true) {
                 Protocol.Frame frame = Protocol.Frame.read(from);
@@ -235,6 +252,67 @@ public final class DaemonClient {
             }
         } catch (IOException | IllegalArgumentException e) {
             return new Outcome(relayed ? Outcome.Kind.LOST : Outcome.Kind.COLD, 0);
+        }
+    }
+
+    /**
+     * Passes the terminal's Ctrl-C on to the engine while a command runs: the first one as an {@link Protocol#INTERRUPT}
+     * frame, the second one ends the client at once with 130 (the engine then drops what the command still prints).
+     */
+    private static final class Relay implements AutoCloseable {
+        private final sun.misc.Signal signal = new sun.misc.Signal("INT");
+        private final sun.misc.SignalHandler previous;
+        private final DataOutputStream to;
+        // Guarded by this: an interrupt before the request went out is sent right after it.
+        private boolean sent;
+        private boolean pending;
+
+        private Relay(SocketChannel channel) {
+            java.util.concurrent.atomic.AtomicBoolean interrupted = new java.util.concurrent.atomic.AtomicBoolean();
+            this.to = new DataOutputStream(ChannelStreams.out(channel));
+            this.previous = sun.misc.Signal.handle(signal, caught -> {
+                if (interrupted.getAndSet(true)) {
+                    System.exit(130);
+                }
+                synchronized (this) {
+                    if (sent) {
+                        send();
+                    } else {
+                        pending = true;
+                    }
+                }
+            });
+        }
+
+        /** The request went out: interrupts may follow. */
+        synchronized void sent() {
+            sent = true;
+            if (pending) {
+                send();
+            }
+        }
+
+        private void send() {
+            try {
+                Protocol.writeFrame(to, Protocol.INTERRUPT, new byte[0], 0, 0);
+                to.flush();
+            } catch (IOException e) {
+                System.exit(130); // the engine is gone: nothing to stop cleanly
+            }
+        }
+
+        /** A relay for {@code channel}, or null where SIGINT cannot be caught (Ctrl-C then ends the client). */
+        static Relay interrupts(SocketChannel channel) {
+            try {
+                return new Relay(channel);
+            } catch (IllegalArgumentException | UnsupportedOperationException e) {
+                return null;
+            }
+        }
+
+        @Override
+        public void close() {
+            sun.misc.Signal.handle(signal, previous);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.deja.daemon;
 
 import dev.deja.check.Checker;
+import dev.deja.cli.Interrupts;
 import dev.deja.cli.Progress;
 import dev.deja.main.DejaCli;
 import java.io.BufferedOutputStream;
@@ -41,7 +42,8 @@ import jdk.net.UnixDomainPrincipal;
  * <p>Started by the first client that finds none; stops after {@link #DEFAULT_IDLE} without a command (the
  * environment variable {@code DEJA_DAEMON_IDLE_SECONDS} changes it), on {@code deja daemon stop}, when a client of
  * another build, working directory or environment comes (which then starts its own), and after a command that
- * ended with an error a JVM does not recover from. A command whose client went away (Ctrl-C) and that still runs
+ * ended with an error a JVM does not recover from. A client's Ctrl-C reaches the command through {@link Interrupts}
+ * (explore stops cleanly and reports). A command whose client went away (Ctrl-C) and that still runs
  * after {@link #ABANDONED_GRACE} ends the process, so that a script looping where no predicate timeout applies
  * cannot keep it busy for ever; the next command starts a fresh one. A Python context that a crash or a timeout
  * left unusable is closed by the checker, and the next check gets a fresh one.
@@ -250,6 +252,7 @@ public final class DaemonServer {
             }
             awaitWarmUp();
             long run = runs.incrementAndGet();
+            Interrupts.relayStarted(); // before the monitor, which may deliver the client's Ctrl-C at once
             Thread.ofPlatform().daemon().name("deja-daemon-client-monitor").start(() -> monitor(channel, frames, run));
             Result result = execute(request, frames);
             frames.exit(result.status());
@@ -258,6 +261,7 @@ public final class DaemonServer {
                 stop("the last command ended with an error a JVM does not recover from");
             }
         } finally {
+            Interrupts.relayEnded();
             runs.incrementAndGet();
             lastActiveNanos = System.nanoTime();
             running.unlock();
@@ -317,10 +321,14 @@ public final class DaemonServer {
      * command still runs after {@link #ABANDONED_GRACE}, the process ends.
      */
     private void monitor(SocketChannel channel, Frames frames, long run) {
-        InputStream in = ChannelStreams.in(channel);
+        DataInputStream in = new DataInputStream(ChannelStreams.in(channel));
         try {
-            while (in.read(new byte[256]) >= 0) {
-                // A client sends nothing after its request; read until it goes.
+            Protocol.Frame frame;
+            while ((frame = Protocol.Frame.read(in)) != null) {
+                // After its request a client sends only interrupts (Ctrl-C), for the command that runs.
+                if (frame.type() == Protocol.INTERRUPT && runs.get() == run) {
+                    Interrupts.deliver();
+                }
             }
         } catch (IOException e) {
             // Gone as well.
@@ -329,6 +337,9 @@ public final class DaemonServer {
             return; // the command ended first (the client closed after its exit frame)
         }
         frames.gone();
+        // A client that went away (a second Ctrl-C, a kill) stops a command that stops on Ctrl-C, as it would have
+        // stopped with its JVM; what it still prints is dropped.
+        Interrupts.deliver();
         long deadline = System.nanoTime() + ABANDONED_GRACE.toNanos();
         while (System.nanoTime() < deadline) {
             if (runs.get() != run) {

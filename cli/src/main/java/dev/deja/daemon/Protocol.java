@@ -12,12 +12,13 @@ import java.util.Map;
 
 /**
  * The client-server protocol: the client sends one {@link Request}; the server answers with frames (a type byte,
- * a length, the bytes) until an {@link #EXIT} frame, or with one {@link #DECLINED} or {@link #REFUSED} frame.
+ * a length, the bytes) until an {@link #EXIT} frame, or with one {@link #DECLINED} or {@link #REFUSED} frame. While
+ * the command runs, the client may send {@link #INTERRUPT} frames (its user pressed Ctrl-C).
  * Version-checked, so that a client and a server of different builds never misread each other.
  */
 final class Protocol {
     static final int MAGIC = 0x44454a41; // "DEJA"
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     /** Bytes the command wrote to standard output. */
     static final byte OUT = 1;
@@ -29,6 +30,8 @@ final class Protocol {
     static final byte DECLINED = 4;
     /** The connecting user is not the server's; a message follows. */
     static final byte REFUSED = 5;
+    /** Client to server, empty: the user pressed Ctrl-C, which a command such as explore takes as "stop cleanly". */
+    static final byte INTERRUPT = 6;
 
     /** Why a server declined a request. */
     enum Declined {

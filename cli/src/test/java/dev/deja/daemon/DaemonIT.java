@@ -3,6 +3,9 @@ package dev.deja.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.deja.check.testing.ExampleRuns;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -186,6 +189,94 @@ class DaemonIT {
 
     @Test
     @Order(4)
+    void explore_throughTheWarmEngine_printsWritesAndExitsAsInANewJvm() throws Exception {
+        // Paths 0 to 10 of seed 1 on one worker: path 10 breaks global_consistency (ExploreExamplesIT's setting).
+        Ran[] ran = both("explore", "paxos", "--nodes", "3", "--bug", "latest-response", "--drop", "0.3", "--delay",
+                "1ms..100ms", "--script", "paxos.py", "--paths", "11", "--workers", "1", "--out", "explored");
+        Ran cold = ran[0];
+        Ran warm = ran[1];
+        assertThat(cold.status()).as(cold.errText()).isEqualTo(1);
+        assertThat(warm.status()).as(warm.errText()).isEqualTo(1);
+        assertThat(withoutTimings(warm.outText())).isEqualTo(withoutTimings(cold.outText()))
+                .contains("global_consistency", "violated (safety)", "explored/global_consistency.schedule");
+        assertThat(warm.errText()).isEqualTo(cold.errText());
+        assertThat(Files.readAllBytes(work.resolve("explored/global_consistency.schedule")))
+                .isEqualTo(Files.readAllBytes(coldWork.resolve("explored/global_consistency.schedule")));
+        assertThat(traceDigest(work.resolve("explored/global_consistency.trace")))
+                .isEqualTo(traceDigest(coldWork.resolve("explored/global_consistency.trace"))).isNotEmpty();
+        assertThat(reportWithoutTimings(work.resolve("explored/report.json")))
+                .isEqualTo(reportWithoutTimings(coldWork.resolve("explored/report.json")));
+    }
+
+    @Test
+    @Order(5)
+    void explore_interruptedThroughTheWarmEngine_stopsCleanly_andTheEngineServesTheNextCommand() throws Exception {
+        String pid = pid();
+        List<String> command = new ArrayList<>(List.of(java(), "-Ddeja.home=" + HOME,
+                "-Ddeja.daemon.dir=" + daemonDirectory, "-cp", classpath(), DaemonClient.class.getName(),
+                "explore", "paxos", "--nodes", "3", "--bug", "latest-response", "--drop", "0.3", "--delay", "1ms..100ms",
+                "--script", "paxos.py", "--paths", "1000000000", "--workers", "1", "--out", "interrupted"));
+        Path out = Files.createTempFile(temporary, "out", ".txt");
+        Path err = Files.createTempFile(temporary, "err", ".txt");
+        ProcessBuilder builder = new ProcessBuilder(command).directory(work.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(out.toFile()).redirectError(err.toFile());
+        builder.environment().putAll(Map.of(DaemonClient.FLAGS_VARIABLE, String.join("\n", flags()),
+                DaemonClient.CLASSPATH_VARIABLE, classpath()));
+        Process process = builder.start();
+        try {
+            // The first progress line says the search runs; then Ctrl-C, as a terminal sends it to the client.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
+            while (!Files.readString(err).contains("explore: ")) {
+                assertThat(process.isAlive()).as("the client ended before it was interrupted: %s", Files.readString(err))
+                        .isTrue();
+                assertThat(System.nanoTime()).as("no progress within 240 s: %s", Files.readString(err)).isLessThan(deadline);
+                Thread.sleep(100);
+            }
+            Process kill = new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).inheritIO().start();
+            assertThat(kill.waitFor()).isZero();
+            assertThat(process.waitFor(300, TimeUnit.SECONDS)).as("the client ended after SIGINT").isTrue();
+        } finally {
+            process.destroyForcibly();
+        }
+        String printed = Files.readString(out);
+        String errors = Files.readString(err);
+        JsonNode report = new ObjectMapper().readTree(work.resolve("interrupted/report.json").toFile());
+        assertThat(report.get("ending").asText()).isEqualTo("interrupted");
+        assertThat(process.exitValue()).as("exit status of the report; %s%s", printed, errors)
+                .isEqualTo(report.get("findings").isEmpty() ? 0 : 1);
+        assertThat(printed).contains("interrupted");
+        assertThat(errors).contains("explore: stopping (Ctrl-C again to quit at once)");
+        assertThat(pid()).as("the same engine").isEqualTo(pid);
+        assertServesTheNextCheck(pid);
+    }
+
+    /** Standard output of explore without the figures measured by time (elapsed, rates). */
+    private static String withoutTimings(String out) {
+        return out.replaceAll("steps in [\\d.,]+ s \\([^)]*\\)", "steps in N s (rates)");
+    }
+
+    /** A report.json without the fields measured by time. */
+    private static JsonNode reportWithoutTimings(Path file) throws IOException {
+        ObjectNode report = (ObjectNode) new ObjectMapper().readTree(file.toFile());
+        report.remove(List.of("elapsedMillis", "stepsPerSecond", "cpuMillis", "stepsPerCpuSecond", "pathsPerSecond"));
+        return report;
+    }
+
+    /** Each file of a trace's node logs with the digest of its bytes. */
+    private static String traceDigest(Path trace) throws Exception {
+        StringBuilder out = new StringBuilder();
+        try (Stream<Path> files = Files.walk(trace.resolve("nodes"))) {
+            for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
+                out.append(trace.relativize(file)).append(' ').append(java.util.HexFormat.of().formatHex(
+                        java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)))).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    @Test
+    @Order(6)
     void aLoopingPredicate_isStoppedByTheWatchdog_andTheEngineServesTheNextCommand() throws Exception {
         writeBoth("looping.py", """
                 from deja import table, always
@@ -205,7 +296,7 @@ class DaemonIT {
     }
 
     @Test
-    @Order(5)
+    @Order(7)
     void aScriptEndingThePythonContext_getsAFreshContextNextTime() throws Exception {
         // os._exit is the harsher ending; sys.exit, which unwinds, is the soak build's second case.
         List<String> endings = Boolean.getBoolean("deja.soak") ? List.of("import os; os._exit(3)", "import sys; sys.exit(3)")
@@ -229,7 +320,7 @@ class DaemonIT {
     }
 
     @Test
-    @Order(6)
+    @Order(8)
     void anotherUser_cannotReachTheEngine() throws Exception {
         assumeThat(System.getProperty("user.name")).as("needs root to run a client as another user").isEqualTo("root");
         assumeThat(Files.isExecutable(Path.of("/usr/bin/setpriv"))).as("needs setpriv").isTrue();
@@ -260,7 +351,7 @@ class DaemonIT {
     }
 
     @Test
-    @Order(7)
+    @Order(9)
     void aServerOfAnotherUser_refusesThisOne_byThePeersCredentials() throws Exception {
         // The peer check itself, with real peer credentials: a server that belongs to nobody, reached by root.
         DaemonLocation location = new DaemonLocation(temporary.resolve("nobody-daemon"));
@@ -288,7 +379,7 @@ class DaemonIT {
     }
 
     @Test
-    @Order(8)
+    @Order(10)
     void stop_endsTheServer() throws Exception {
         String pid = pid();
         System.setProperty("deja.daemon.dir", daemonDirectory.toString());

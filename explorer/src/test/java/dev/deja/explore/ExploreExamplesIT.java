@@ -41,9 +41,22 @@ class ExploreExamplesIT {
             .partition(Partition.parse("n1|n2,n3,n4,n5,n6@800ms..3500ms"))
             .maxVirtualMillis(5000).stop(SimulationSettings.Stop.AT_LIMIT);
 
+    /** Chord's own scenario (joins, one failure at 3 s), without network faults, as the paper checked it. */
+    private static final UnaryOperator<SimulationSettings.Builder> CHORD = s -> s;
+
+    /** Faults drawn at every point within unlimited budgets (drops at the setting's rate, the rest at 1%). */
+    private static final FaultBudget ANY_FAULTS = new FaultBudget(Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE, 0);
+    /** No fault beyond the scenario's own. */
+    private static final FaultBudget NO_FAULTS = new FaultBudget(0, 0, 0, 0);
+
     /** One bug: where, how explored, within how many paths, and the predicate that must catch it. */
     record Case(String example, int nodes, String bug, UnaryOperator<SimulationSettings.Builder> setting,
-                Strategy strategy, long paths, String predicate) {
+                FaultBudget faults, Strategy strategy, long paths, String predicate) {
+        Case(String example, int nodes, String bug, UnaryOperator<SimulationSettings.Builder> setting,
+             Strategy strategy, long paths, String predicate) {
+            this(example, nodes, bug, setting, ANY_FAULTS, strategy, paths, predicate);
+        }
+
         @Override
         public String toString() {
             return example + " " + bug + " by " + strategy.cliName() + " within " + paths + " paths";
@@ -57,7 +70,9 @@ class ExploreExamplesIT {
                 new Case("paxos", 3, "spec", PAXOS, Strategy.RANDOM, 400, "accepted_round_increasing"),
                 new Case("randtree", 6, "sibling-not-removed", RANDTREE, Strategy.RANDOM, 40, "children_siblings_disjoint"),
                 new Case("randtree", 6, "stale-child-on-new-root", RANDTREE, Strategy.RANDOM, 150, "root_not_a_child"),
-                new Case("randtree", 6, "root-keeps-siblings", RANDTREE, Strategy.RANDOM, 40, "root_has_no_siblings"));
+                new Case("randtree", 6, "root-keeps-siblings", RANDTREE, Strategy.RANDOM, 40, "root_has_no_siblings"),
+                new Case("randtree", 6, "no-recovery-timer", RANDTREE, Strategy.RANDOM, 40, "recovery_timer_scheduled"),
+                new Case("chord", 10, "succ-succ-hash", CHORD, NO_FAULTS, Strategy.RANDOM, 3, "pred_self_iff_succ_self"));
     }
 
     @TempDir
@@ -70,7 +85,7 @@ class ExploreExamplesIT {
 
     private static ExploreSettings explore(Case c, boolean stopAtFirst, int workers) {
         return ExploreSettings.builder().strategy(c.strategy()).seed(1).maxPaths(c.paths()).workers(workers)
-                .faults(new FaultBudget(Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE, 0))
+                .faults(c.faults())
                 .windowMillis(c.strategy() == Strategy.RANDOM ? 0 : 10).stopAtFirst(stopAtFirst).build();
     }
 
@@ -128,6 +143,7 @@ class ExploreExamplesIT {
         return Stream.of(
                 new Case("paxos", 3, "none", PAXOS, Strategy.RANDOM, 400, ""),
                 new Case("paxos", 3, "none", PAXOS, Strategy.POS, 400, ""),
-                new Case("randtree", 6, "none", RANDTREE, Strategy.RANDOM, 150, ""));
+                new Case("randtree", 6, "none", RANDTREE, Strategy.RANDOM, 150, ""),
+                new Case("chord", 10, "none", CHORD, NO_FAULTS, Strategy.RANDOM, 3, ""));
     }
 }

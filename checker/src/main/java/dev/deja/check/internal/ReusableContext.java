@@ -23,7 +23,7 @@ import org.graalvm.polyglot.io.IOAccess;
  * behind (its module, the modules it imported, the deja attributes and builtins it set or replaced, and every
  * table, predicate and event the deja module recorded). Only a context whose check ended cleanly is
  * given back ({@link #release} with {@code reusable}); one that was interrupted by the watchdog, hit an engine
- * error or failed to load a script is closed. At most one idle context is kept.
+ * error or failed to load a script is closed. At most {@link #MAX_IDLE} idle contexts are kept.
  */
 final class ReusableContext {
     /** The deja module, evaluated as the main module only to hand its compiled code to the installer. */
@@ -115,7 +115,12 @@ final class ReusableContext {
             deja_setup_installer
             """, "deja-install.py").buildLiteral();
 
-    private static ReusableContext idle;
+    /**
+     * Idle contexts kept for later checks: one per core, so that the workers of an exploration, one context each,
+     * all find one in the next exploration of a long-lived process.
+     */
+    private static final int MAX_IDLE = Math.max(1, Runtime.getRuntime().availableProcessors());
+    private static final java.util.ArrayDeque<ReusableContext> idle = new java.util.ArrayDeque<>();
     private static long created;
 
     final Context context;
@@ -158,8 +163,7 @@ final class ReusableContext {
     static ReusableContext acquire(OutputStream scriptOutput) {
         ReusableContext taken;
         synchronized (ReusableContext.class) {
-            taken = idle;
-            idle = null;
+            taken = idle.pollFirst();
         }
         if (taken == null) {
             taken = new ReusableContext();
@@ -178,13 +182,13 @@ final class ReusableContext {
         return installer.execute();
     }
 
-    /** Ends this holder's use: keeps the context for the next check if {@code reusable} and none is kept yet. */
+    /** Ends this holder's use: keeps the context for the next check if {@code reusable} and fewer than the most are kept. */
     void release(boolean reusable) {
         output.target = OutputStream.nullOutputStream();
         if (reusable) {
             synchronized (ReusableContext.class) {
-                if (idle == null) {
-                    idle = this;
+                if (idle.size() < MAX_IDLE) {
+                    idle.addFirst(this);
                     return;
                 }
             }
