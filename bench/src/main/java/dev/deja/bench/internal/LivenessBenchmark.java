@@ -2,6 +2,10 @@ package dev.deja.bench.internal;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.deja.check.CheckReport;
+import dev.deja.check.Checker;
+import dev.deja.check.InMemoryStateHistory;
+import dev.deja.check.Violation;
 import dev.deja.examples.ExampleSimulation;
 import dev.deja.examples.Examples;
 import dev.deja.explore.CriticalTransition;
@@ -9,8 +13,11 @@ import dev.deja.explore.ExploreReport;
 import dev.deja.explore.ExploreSettings;
 import dev.deja.explore.Explorer;
 import dev.deja.explore.Liveness;
+import dev.deja.explore.RecordedLiveness;
 import dev.deja.explore.Strategy;
 import dev.deja.sim.SimulationSettings;
+import dev.deja.sim.Simulator;
+import dev.deja.sim.TraceStart;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.Map;
@@ -56,7 +63,57 @@ final class LivenessBenchmark {
         out.put("two_trees_window_ms", TWO_TREES_WINDOW_MILLIS);
         out.set("randtree_two_trees_walks", walks(twoTrees, TWO_TREES_WINDOW_MILLIS, oneRoot, 6));
         out.set("randtree_two_trees_critical_transition", critical(twoTrees, TWO_TREES_WINDOW_MILLIS, oneRoot));
+        out.set("recorded_lock_server", recordedLockServer(root.resolve("scripts").resolve("lockserver.py")));
         return out;
+    }
+
+    /** Walks from the end of a recording, past its end. */
+    static final int RECORDED_EXTRA_DEPTH = 600;
+    static final int RECORDED_WALKS = 4;
+
+    /**
+     * {@code check --classify-liveness} on the lock server's livelock (3 nodes, seed 6, 4 s): what a walk from the
+     * recorded end state costs, split at the hand-over. Each walk rebuilds the state by replaying the whole recording
+     * (no snapshot) with the predicates evaluated over it, then walks on; the replay alone is measured too (no
+     * predicates, each rebuild stopped before the first simulated step). CPU time of the walking thread.
+     */
+    private ObjectNode recordedLockServer(Path script) {
+        SimulationSettings.Builder lock = ExampleSimulation.settings(Examples.byName("lockserver").orElseThrow(), 3,
+                Optional.of("release-retry-livelock")).seed(6);
+        SimulationSettings recordedSettings = lock.maxVirtualMillis(4000).build();
+        Path recorded = workspace.path("liveness/lock");
+        Simulator.run(recordedSettings, recorded, Workspace.options(recordedSettings));
+        TraceStart.Recording recording = TraceStart.Recording.read(recorded);
+        SimulationSettings walks = lock.stop(SimulationSettings.Stop.AT_LIMIT)
+                .maxVirtualMillis(SimulationSettings.UNLIMITED_VIRTUAL_MILLIS).build();
+        TraceStart end = new TraceStart(recording.entries() - 1, recording);
+        FromTraceBenchmark.rebuild(walks, end, 20); // warm-up
+        double[] rebuild = FromTraceBenchmark.rebuild(walks, end, 20);
+        CheckReport checked = Checker.check(recorded, script, Checker.Options.defaults().withReuseHistory(false),
+                new InMemoryStateHistory());
+        Violation open = checked.violations().stream().filter(Violation::openAtEnd).findFirst()
+                .orElseThrow(() -> new IllegalStateException("the lock server's recording has no open span"));
+        int dmax = (int) recording.handlerCalls() + RECORDED_EXTRA_DEPTH;
+        ExploreSettings explore = ExploreSettings.builder().seed(1).workers(1).maxDepth(dmax).build();
+        RecordedLiveness.Classification c = RecordedLiveness.classify(recording, open.predicate(), open.event().position(),
+                walks, explore, RECORDED_WALKS, false, Explorer.Options.defaults().withScript(script));
+        double prefixMs = c.cost().prefixCpuNanos() / 1e6 / c.walks();
+        double walkMs = c.cost().walkCpuNanos() / 1e6 / c.walks();
+        ObjectNode node = JsonNodeFactory.instance.objectNode();
+        node.put("handler_calls", recording.handlerCalls());
+        node.put("walks", c.walks());
+        node.put("dmax", dmax);
+        node.put("walk_steps", c.walkSteps());
+        node.put("verdict", c.verdict().label());
+        node.put("replay_only_cpu_ms_per_walk", Results.round(rebuild[1]));
+        node.put("prefix_cpu_ms_per_walk", Results.round(prefixMs));
+        node.put("walk_cpu_ms_per_walk", Results.round(walkMs));
+        node.put("prefix_share", Results.round(prefixMs / Math.max(1e-9, prefixMs + walkMs)));
+        workspace.progress().say("liveness from a recording: lock server, %d handler calls; per walk %.1f ms CPU "
+                        + "rebuilding (%.1f ms of it replay alone), %.1f ms walking %d steps on; %s",
+                recording.handlerCalls(), prefixMs, rebuild[1], walkMs, c.walkSteps() / Math.max(1, c.walks()),
+                c.verdict().label());
+        return node;
     }
 
     private static SimulationSettings settings(String example, int nodes, String bug) {
