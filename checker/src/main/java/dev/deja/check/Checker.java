@@ -187,12 +187,15 @@ public final class Checker {
                     Engine.DIGEST);
             Optional<String> unservable = options.reuseHistory() ? history.unservable(schemas) : Optional.empty();
             if (options.reuseHistory() && unservable.isEmpty()) {
-                return fromHistory(trace, script, options, history, evaluator, schemas, fingerprints, wholeTrace);
+                return fromHistory(trace, script, text, options, history, evaluator, schemas, fingerprints, wholeTrace);
             }
             if (unservable.isPresent() && !unservable.get().equals(StateHistory.NO_HISTORY)) {
                 options.listener().notice("replaying the trace: " + unservable.get());
             }
             Run run = new Run(evaluator, options, history, null);
+            if (wholeTrace) {
+                evaluator.recordDerived();
+            }
             StateExtractor extractor;
             try {
                 extractor = new StateExtractor(schemas, options.classLoader());
@@ -238,6 +241,7 @@ public final class Checker {
                 history.finishCheck();
                 if (wholeTrace) {
                     run.storeResults(fingerprints, Map.of(), report);
+                    run.storeDerived(fingerprints, null, Set.of());
                 }
             }
             options.listener().evaluated(evaluator.evaluationCounts(), Set.of());
@@ -247,9 +251,10 @@ public final class Checker {
 
     /**
      * Checks from the stored history: reuses the stored results of every predicate whose fingerprint is unchanged,
-     * and evaluates the others only at the steps that change what they can read.
+     * gives the others the stored values of the derived values they read whose fingerprints are unchanged instead of
+     * evaluating those, and evaluates them only at the steps that change what they read.
      */
-    private static CheckReport fromHistory(Path trace, Path script, Options options, StateHistory history,
+    private static CheckReport fromHistory(Path trace, Path script, String text, Options options, StateHistory history,
                                            ScriptEvaluator evaluator, List<TableSchema> schemas,
                                            Map<String, PredicateFingerprints.Fingerprint> fingerprints,
                                            boolean wholeTrace) {
@@ -266,38 +271,44 @@ public final class Checker {
                 active.add(predicate);
             }
         }
-        StepFilter filter = null;
-        if (!reused.isEmpty()) {
-            Set<String> derived = new java.util.TreeSet<>();
-            Set<String> tables = new java.util.HashSet<>();
-            boolean everything = false;
-            for (String predicate : active) {
-                PredicateFingerprints.Fingerprint fingerprint = fingerprints.get(predicate);
-                if (fingerprint == null) {
-                    everything = true;
-                    continue;
-                }
-                derived.addAll(fingerprint.derived());
-                tables.addAll(fingerprint.tables());
-                everything |= fingerprint.readsBuiltins();
-            }
-            if (everything) {
-                derived.clear();
-                evaluator.globalNames().stream().filter(g -> "derived".equals(g.what())).forEach(g -> derived.add(g.declared()));
+        List<ScriptEvaluator.GlobalName> globals = evaluator.globalNames();
+        Set<String> allDerived = new java.util.TreeSet<>();
+        globals.stream().filter(g -> "derived".equals(g.what())).forEach(g -> allDerived.add(g.declared()));
+        Served served = serveDerived(evaluator, history, fingerprints, active, allDerived, stored.isPresent(), options);
+        StepFilter filter;
+        // The derived values evaluated over the whole history (null: every one), whose values can be stored anew.
+        Set<String> evaluated = null;
+        if (!reused.isEmpty() || !served.names().isEmpty()) {
+            PredicateFingerprints.Reach reach = PredicateFingerprints.reach(text, globals, active, served.names());
+            Set<String> derived = new java.util.TreeSet<>(reach.derived());
+            if (reach.builtins()) {
+                derived.addAll(allDerived);
+                derived.removeAll(served.names());
             }
             evaluator.activate(active, derived);
-            filter = new StepFilter(schemas, everything ? null : tables);
+            evaluated = derived;
+            filter = new StepFilter(schemas, reach.builtins() ? null : reach.tables(), served.positions());
         } else {
-            filter = new StepFilter(schemas, null);
+            filter = new StepFilter(schemas, null, Set.of());
+        }
+        if (wholeTrace) {
+            evaluator.recordDerived();
         }
         Run run = new Run(evaluator, options, history, filter);
         boolean stopped = false;
+        // Where the evaluated predicates read no table (only the built-ins' absence and served derived values), the
+        // steps where those change are all they need: the rest of the history is not even read.
+        boolean servedOnly = stored.isPresent() && evaluated != null && filter.tables != null && filter.tables.isEmpty();
         if (!active.isEmpty() || stored.isEmpty()) {
             try {
-                StepPipeline.runBatches("deja-check-history", sink -> history.replayHistory(0, sink), run::steps);
+                StepPipeline.runBatches("deja-check-history", sink -> servedOnly
+                        ? history.replayHistoryAt(filter.positions, sink) : history.replayHistory(0, sink), run::steps);
             } catch (Stop stop) {
                 // --to or --limit reached
                 stopped = true;
+            }
+            if (servedOnly) {
+                run.events = stored.get().eventsChecked();
             }
         } else {
             run.events = stored.get().eventsChecked();
@@ -310,9 +321,79 @@ public final class Checker {
         }
         if (!stopped && wholeTrace) {
             run.storeResults(fingerprints, reused, report);
+            // Kept as stored: the served ones, and those nothing evaluated whose fingerprint is unchanged.
+            Map<String, String> storedDerived = stored.isPresent() ? history.derivedFingerprints() : Map.of();
+            Set<String> kept = new java.util.TreeSet<>(served.names());
+            for (String derived : allDerived) {
+                PredicateFingerprints.Fingerprint fingerprint = fingerprints.get(derived);
+                if (evaluated != null && !evaluated.contains(derived) && fingerprint != null
+                        && fingerprint.code().equals(storedDerived.get(derived))) {
+                    kept.add(derived);
+                }
+            }
+            run.storeDerived(fingerprints, evaluated, kept);
         }
         options.listener().evaluated(evaluator.evaluationCounts(), reused.keySet());
         return report;
+    }
+
+    /** The derived values a re-check serves from the stored history, and the positions at which they change. */
+    private record Served(Set<String> names, Set<Long> positions) {
+    }
+
+    /**
+     * Serves from the stored history every derived value that the {@code active} predicates can reach, whose
+     * fingerprint is unchanged and whose stored values read back exactly, provided the same holds for every derived
+     * value it reaches (what a served one read at each event must be known down to the tables).
+     */
+    private static Served serveDerived(ScriptEvaluator evaluator, StateHistory history,
+                                       Map<String, PredicateFingerprints.Fingerprint> fingerprints, List<String> active,
+                                       Set<String> allDerived, boolean storedResults, Options options) {
+        Map<String, String> storedDerived = storedResults ? history.derivedFingerprints() : Map.of();
+        if (active.isEmpty() || storedDerived.isEmpty()) {
+            return new Served(Set.of(), Set.of());
+        }
+        Set<String> reachable = new java.util.TreeSet<>();
+        for (String predicate : active) {
+            PredicateFingerprints.Fingerprint fingerprint = fingerprints.get(predicate);
+            if (fingerprint == null || fingerprint.readsBuiltins()) {
+                reachable.addAll(allDerived);
+            } else {
+                reachable.addAll(fingerprint.derived());
+            }
+        }
+        Map<String, List<DerivedValues.Change>> readBack = new LinkedHashMap<>();
+        for (String derived : reachable) {
+            PredicateFingerprints.Fingerprint fingerprint = fingerprints.get(derived);
+            if (fingerprint == null || !fingerprint.code().equals(storedDerived.get(derived))) {
+                continue;
+            }
+            List<DerivedValues.Change> changes = history.derivedChanges(derived);
+            Optional<String> why = evaluator.readBack(derived, changes);
+            if (why.isPresent()) {
+                options.listener().notice("evaluating derived value " + derived + " again: " + why.get());
+            } else {
+                readBack.put(derived, changes);
+            }
+        }
+        Set<String> names = new java.util.TreeSet<>(readBack.keySet());
+        boolean shrunk = true;
+        while (shrunk) {
+            shrunk = false;
+            for (String derived : List.copyOf(names)) {
+                if (!names.containsAll(fingerprints.get(derived).derived())) {
+                    names.remove(derived);
+                    shrunk = true;
+                }
+            }
+        }
+        if (names.isEmpty()) {
+            return new Served(Set.of(), Set.of());
+        }
+        evaluator.commitServed(names);
+        Set<Long> positions = new java.util.HashSet<>();
+        names.forEach(derived -> readBack.get(derived).forEach(change -> positions.add(change.position())));
+        return new Served(names, positions);
     }
 
     /**
@@ -324,16 +405,19 @@ public final class Checker {
     private static final class StepFilter {
         private final Map<String, TableSchema> declared = new java.util.HashMap<>();
         private final Set<String> tables;
+        private final Set<Long> positions;
         private boolean first = true;
 
-        StepFilter(List<TableSchema> schemas, Set<String> tables) {
+        /** {@code positions}: steps passed on whatever they change (where a served derived value changes). */
+        StepFilter(List<TableSchema> schemas, Set<String> tables, Set<Long> positions) {
             schemas.forEach(schema -> declared.put(schema.name(), schema));
             this.tables = tables;
+            this.positions = positions;
         }
 
         /** The step as the evaluation gets it, or null to pass over it. */
         StateStep apply(StateStep step) {
-            boolean keepAnyway = first || tables == null;
+            boolean keepAnyway = first || tables == null || positions.contains(step.event().position());
             first = false;
             List<RowChange> changes = step.changes();
             boolean same = true;
@@ -581,6 +665,29 @@ public final class Checker {
                         report.reads().getOrDefault(predicate, List.of()), findings));
             }
             history.storePredicateResults(new PredicateResults(events, out));
+        }
+
+        /**
+         * Stores the values of the derived values evaluated over the whole history ({@code evaluated}, null for every
+         * one) with their fingerprints, keeps the stored ones named in {@code kept}, forgets the others; not after a
+         * check with a timeout.
+         */
+        void storeDerived(Map<String, PredicateFingerprints.Fingerprint> fingerprints, Set<String> evaluated,
+                          Set<String> kept) {
+            if (timedOut) {
+                return;
+            }
+            Map<String, DerivedValues> fresh = new LinkedHashMap<>();
+            for (ScriptEvaluator.RecordedDerived recorded : evaluator.recordedDerived()) {
+                PredicateFingerprints.Fingerprint fingerprint = fingerprints.get(recorded.name());
+                // A value that could not be read back (such as one holding rows) is not stored at all.
+                if (recorded.unstorable() == null && fingerprint != null && !kept.contains(recorded.name())
+                        && (evaluated == null || evaluated.contains(recorded.name()))
+                        && recorded.changes().stream().allMatch(c -> c.value() == null || ScriptEvaluator.literal(c.value()))) {
+                    fresh.put(recorded.name(), new DerivedValues(fingerprint.code(), recorded.changes()));
+                }
+            }
+            history.storeDerivedValues(fresh, kept);
         }
     }
 }

@@ -218,6 +218,10 @@ class _Failed:
         self.error = error
 
 
+# A value no derived value has: what was recorded before anything was.
+_UNSET = object()
+
+
 class Derived:
     """A derived value: call it for the current value, .versions() for its history, newest first."""
 
@@ -232,6 +236,11 @@ class Derived:
         self._history = []
         self._evaluations = 0
         self._step = -1
+        # Recording (see _deja_setup_record): the changes of its value and of what it read, as (position, repr of the
+        # value or None, names read or None); the value and reads last recorded; why it cannot be stored, if so.
+        self._changes = []
+        self._recorded_value = self._recorded_deps = _UNSET
+        self._unstorable = None
     __init__ = _deja_setup_init
 
     def _refresh(self):
@@ -258,6 +267,37 @@ class Derived:
             if not isinstance(value, _Failed):
                 self._history.insert(0, value)
                 del self._history[self.keep:]
+        if _state.recording and self._unstorable is None:
+            self._record()
+
+    def _record(self):
+        """Notes a change of its value or of what it read at this event, for the stored history: a re-check whose
+        changed predicates read it gets its values from there instead of evaluating it."""
+        value = self._value
+        deps = self._deps
+        if value is self._recorded_value and deps is self._recorded_deps:
+            return
+        if isinstance(value, _Failed):
+            self._unstorable = "raised an exception"
+            self._changes = []
+            return
+        text = None
+        if value is not self._recorded_value:
+            text = repr(value)
+            if text.startswith("<"):
+                # Not a literal (an object of its own class...): it could not be given back exactly.
+                self._unstorable = "its value has no literal form: " + text[:60]
+                self._changes = []
+                return
+        names = None
+        if deps is not self._recorded_deps:
+            names = set()
+            for source in deps:
+                names.add(source.name)
+            names = tuple(sorted(names))
+        self._changes.append((event._position, text, names))
+        self._recorded_value = value
+        self._recorded_deps = deps
 
     def __call__(self):
         self._refresh()
@@ -628,6 +668,10 @@ class _State:
         self.current = None
         self.tables = []
         self.eager_derived = None  # the derived values refreshed after each event; None for all
+        self.recording = False     # whether derived values note their changes (Derived._record)
+        # The derived values served from the stored history: {position: ((derived, value, reads), ...)}, applied at
+        # that event instead of evaluating them (_deja_setup_serve); None when none is.
+        self.served = None
     _clear = __init__ = _deja_setup_clear
 
 
@@ -645,6 +689,7 @@ def _deja_setup_reset():
     nodes._clear()
     _state._clear()
     _symbols.clear()
+    _staged.clear()
     _script_file[0] = None
 
 
@@ -663,6 +708,10 @@ def _deja_new_run():
         d._value = None
         d._history = []
         d._step = -1
+        d._changes = []
+        d._recorded_value = d._recorded_deps = _UNSET
+        d._unstorable = None
+    _state.served = None
     for p in _registry.predicates:
         p.dirty = True
         p.failing = False
@@ -755,8 +804,13 @@ def _resume(progress):
         sender = flat[i + 8]
         dies = _begin(flat[i], node, flat[i + 2], flat[i + 3], flat[i + 4], flat[i + 5], type_,
                       symbols[message_type] if message_type >= 0 else None, symbols[sender] if sender >= 0 else None)
+        served = state.served
+        if served is not None:
+            served = served.get(flat[i])
+            if served is not None:
+                _apply_served(served)
         i = end
-        if c == end and not state.event_read and type_ != "start" and type_ != "crash" \
+        if c == end and served is None and not state.event_read and type_ != "start" and type_ != "crash" \
                 and node not in state.clock_nodes and not dies:
             index += 1
             continue
@@ -778,6 +832,19 @@ def _resume(progress):
         index += 1
     state.batch = ()
     return None
+
+
+def _apply_served(changes):
+    """What the stored history says the served derived values became at this event: their new values, as evaluating
+    them would have made them (history, and their readers dirty), and what they read."""
+    for d, value, reads in changes:
+        if reads is not None:
+            d._deps = reads
+        if value is not _UNSET:
+            d._source.bump()
+            d._value = value
+            d._history.insert(0, value)
+            del d._history[d.keep:]
 
 
 def _begin(position, node, incarnation, seq, lamport, clock, type_, message_type, sender):
@@ -1147,6 +1214,113 @@ def _deja_setup_activate(predicates, derived):
         if d.name in wanted:
             eager.append(d)
     _state.eager_derived = eager
+
+
+def _deja_setup_record(on):
+    """Whether derived values note the changes of their values and reads from now on (see Derived._record)."""
+    _state.recording = bool(on)
+
+
+def _deja_setup_recorded():
+    """What each derived value recorded: (name, why it cannot be stored or None, positions, reprs of the values or
+    None where unchanged, names read or None where unchanged), in declaration order."""
+    out = []
+    for d in _registry.derived:
+        positions = []
+        values = []
+        reads = []
+        for position, text, names in d._changes:
+            positions.append(position)
+            values.append(text)
+            reads.append(names)
+        out.append((d.name, d._unstorable, positions, values, reads))
+    return out
+
+
+_clock_source = _Source("clock")
+
+
+def _deja_setup_serve(name, positions, values, reads):
+    """Reads back what the stored history says of the derived value name, for _deja_setup_commit_served: at each of
+    positions (ascending), its value becomes the one whose repr is in values (None: unchanged) and what it read the
+    names in reads (None: unchanged). Returns None, or why it cannot be served (a value whose repr does not give it
+    back exactly)."""
+    derived = None
+    for d in _registry.derived:
+        if d.name == name:
+            derived = d
+    if derived is None:
+        return "the script declares no derived value " + name
+    sources = {"event": _state.event_source, "nodes": nodes._source, "clock": _clock_source}
+    for t in _registry.tables:
+        sources[t.name] = t._source
+    for d in _registry.derived:
+        sources[d.name] = d._source
+    # The checker passed only texts made of literals (see ScriptEvaluator.readBack), so evaluating them calls
+    # nothing; many at once, since compiling each alone costs more than reading it. (The ast module's literal_eval
+    # would do the same, but importing it costs seconds in a new context.)
+    parsed = {}
+    texts = []
+    for i in range(len(values)):
+        if values[i] is not None:
+            texts.append(i)
+    at = 0
+    while at < len(texts):
+        chunk = texts[at:at + 256]
+        source = ["("]
+        for i in chunk:
+            source.append(values[i])
+            source.append(",\n")
+        source.append(")")
+        try:
+            read = eval("".join(source), {"__builtins__": {}}, {})
+        except Exception as e:
+            return "a stored value is not a literal (%s)" % type(e).__name__
+        for k in range(len(chunk)):
+            parsed[chunk[k]] = read[k]
+        at += 256
+    changes = []
+    for i in range(len(positions)):
+        value = _UNSET
+        text = values[i]
+        if text is not None:
+            value = parsed[i]
+            if repr(value) != text:
+                return "a stored value does not read back the same: " + text[:60]
+        names = reads[i]
+        deps = None
+        if names is not None:
+            deps = set()
+            for n in names:
+                source = sources.get(n)
+                if source is None:
+                    return "it read %s, which the script no longer declares" % n
+                deps.add(source)
+        changes.append((positions[i], (derived, value, deps)))
+    _staged[name] = (derived, changes)
+    return None
+
+
+# Derived values read back by _deja_setup_serve, by name, until _deja_setup_commit_served serves them.
+_staged = {}
+
+
+def _deja_setup_commit_served(names):
+    """Serves the listed derived values, read back by _deja_setup_serve, from the stored history: they are never
+    evaluated."""
+    served = _state.served
+    if served is None:
+        served = _state.served = {}
+    for name in names:
+        derived, changes = _staged.pop(name)
+        for position, change in changes:
+            at = served.get(position)
+            if at is None:
+                served[position] = [change]
+            else:
+                at.append(change)
+        derived.dirty = False
+    _staged.clear()
 
 
 def _deja_setup_counts():

@@ -110,8 +110,45 @@ public final class CheckCommand implements Callable<Integer> {
             description = "With --classify-liveness: seed of the walks' choices (default: ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "With --classify-liveness: where each dead span's nearest live run goes (PREDICATE-live.trace "
+                    + "and its schedule; default: TRACE-liveness beside the trace).")
+    Path out;
+
+    /** The walks' network: the recorded run's, with these on top (see docs/liveness-from-trace.md). */
+    @CommandLine.Mixin
+    FaultOptions faults = new FaultOptions();
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    /** The fault options as this command was given them, for the commands it prints. */
+    private List<String> faultArgs() {
+        java.util.Set<String> names = java.util.Set.of("--drop", "--dup", "--delay", "--partition", "--crash-rate",
+                "--restart-delay", "--clock-skew");
+        List<String> args = spec.commandLine().getParseResult().originalArgs();
+        List<String> kept = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+            if (names.contains(name)) {
+                kept.add(arg);
+                if (!arg.contains("=") && i + 1 < args.size()) {
+                    kept.add(args.get(++i));
+                }
+            }
+        }
+        return kept;
+    }
+
+    /** Where the nearest live runs go: --out, else TRACE-liveness beside the trace. */
+    private Path livenessOut() {
+        if (out != null) {
+            return out;
+        }
+        Path name = trace.getFileName() != null ? trace : trace.toAbsolutePath().normalize();
+        return name.resolveSibling(name.getFileName() + "-liveness");
+    }
 
     /**
      * The state history of {@code trace} this command reads and writes: the H2 database under
@@ -130,6 +167,14 @@ public final class CheckCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
+        if (faults.hasScheduled() || faults.hasFaultSeed()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--kill, --restart and --fault-seed are for "
+                    + "'deja deploy'; the walks of --classify-liveness are simulated (--drop, --dup, --delay, ...)");
+        }
+        if (!classifyLiveness && (out != null || !faultArgs().isEmpty())) {
+            throw new CommandLine.ParameterException(spec.commandLine(), (out != null ? "--out" : faultArgs().getFirst())
+                    + " goes with --classify-liveness (it sets the walks' output or network)");
+        }
         if (!Files.isRegularFile(script)) {
             throw new UsageException("no script at " + script);
         }
@@ -233,19 +278,20 @@ public final class CheckCommand implements Callable<Integer> {
         } catch (CheckDatabaseException e) {
             err.println("deja check: the findings could not be stored for deja sql and deja view: " + e.getMessage());
         }
-        Map<Violation, RecordedLiveness.Classification> liveness = Map.of();
+        LivenessColumn.Classified classified = LivenessColumn.Classified.NONE;
         if (classifyLiveness) {
             try {
-                liveness = LivenessColumn.classify(report, trace, script, UserClasspath.loader(classpath), walks, maxDepth,
-                        seed, predicateTimeout);
-            } catch (IllegalArgumentException | TraceFormatException e) {
+                classified = LivenessColumn.classify(report, trace, script, UserClasspath.loader(classpath), walks,
+                        maxDepth, seed, predicateTimeout, new LivenessColumn.Walks(faults, faultArgs(), livenessOut()));
+            } catch (IllegalArgumentException | TraceFormatException | UncheckedIOException e) {
                 err.println("deja check: --classify-liveness: " + e.getMessage());
                 err.flush();
                 return ExitCodes.USAGE;
             }
         }
+        Map<Violation, RecordedLiveness.Classification> liveness = classified.spans();
         if (!liveness.isEmpty()) {
-            json.write(LivenessColumn.json(report, liveness));
+            json.write(LivenessColumn.json(report, classified));
         } else if (json.file() != null) {
             report.write(json.file());
         } else {
@@ -254,7 +300,7 @@ public final class CheckCommand implements Callable<Integer> {
         PrintStream text = json.toStandardOutput() ? System.err : System.out;
         print(report, text, liveness);
         if (classifyLiveness) {
-            LivenessColumn.print(liveness, text);
+            LivenessColumn.print(classified, text);
         }
         // Once per run (not again on each --watch re-check): how fast predicates run depends on it, about 20x.
         String engine = engineSaid ? "" : Checker.pythonJit() ? "; Python predicates compiled by the Graal JIT"

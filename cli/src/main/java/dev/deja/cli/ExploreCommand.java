@@ -293,7 +293,12 @@ public final class ExploreCommand implements Callable<Integer> {
                     + " --schedule " + DeployCommand.quoted(schedule.toString()) + " --out "
                     + DeployCommand.quoted(trace.toString());
             if (walks > 0) {
-                report = searchLiveness(report, settings, exploreSettings, options, reproduce);
+                // A nearest live run may start from an earlier state of the recording than --at (the critical
+                // transition in the replayed part): its command names that position.
+                LivenessSearch.Reproduce reproduceFrom = (schedule, trace, from) -> reproduceBase(
+                        from.map(TraceStart::position)) + " --seed " + seed + " --schedule "
+                        + DeployCommand.quoted(schedule.toString()) + " --out " + DeployCommand.quoted(trace.toString());
+                report = searchLiveness(report, settings, exploreSettings, options, reproduceFrom);
             }
             report = Explorer.writeEvidence(report, settings, out, loader, Optional.ofNullable(script), reproduce,
                     options.start());
@@ -340,6 +345,11 @@ public final class ExploreCommand implements Callable<Integer> {
 
     /** The simulate command that makes the same cluster: this command's target and fault options, nothing else. */
     private String reproduceBase() {
+        return reproduceBase(Optional.empty());
+    }
+
+    /** As {@link #reproduceBase()}, with {@code --at} naming {@code at} instead of the position given, when present. */
+    private String reproduceBase(Optional<Long> at) {
         List<String> kept = new ArrayList<>();
         List<String> args = spec.commandLine().getParseResult().originalArgs();
         java.util.Set<String> targetOptions = java.util.Set.of("--cluster", "--classpath", "--driver", "--nodes", "--bug",
@@ -350,6 +360,11 @@ public final class ExploreCommand implements Callable<Integer> {
             String name = arg.contains("=") && arg.startsWith("--") ? arg.substring(0, arg.indexOf('=')) : arg;
             if (!arg.startsWith("-") && example != null && arg.equals(example) && kept.stream().noneMatch(example::equals)) {
                 kept.add(arg);
+            } else if (name.equals("--at") && at.isPresent()) {
+                kept.add("--at " + at.get());
+                if (!arg.contains("=")) {
+                    i++;
+                }
             } else if (targetOptions.contains(name)) {
                 kept.add(DeployCommand.quoted(arg));
                 if (!arg.contains("=") && i + 1 < args.size()) {
@@ -371,7 +386,7 @@ public final class ExploreCommand implements Callable<Integer> {
      * progress bar; each critical transition's violating and nearest live runs are written as traces.
      */
     private ExploreReport searchLiveness(ExploreReport report, SimulationSettings settings, ExploreSettings explore,
-                                         Explorer.Options options, java.util.function.BiFunction<Path, Path, String> reproduce) {
+                                         Explorer.Options options, LivenessSearch.Reproduce reproduce) {
         List<Liveness> out = new ArrayList<>();
         for (Liveness liveness : report.liveness()) {
             Optional<LivenessSearch> search = options.stop().get() ? Optional.empty()
@@ -478,7 +493,7 @@ public final class ExploreCommand implements Callable<Integer> {
                 }
                 found.evidence().ifPresent(evidence -> {
                     System.out.println("  violating: " + evidence.violatingTrace());
-                    System.out.println("  reproduce: " + evidence.violatingCommand());
+                    evidence.violatingCommand().ifPresent(c -> System.out.println("  reproduce: " + c));
                     evidence.liveTrace().ifPresent(t -> System.out.println("  nearest live run: " + t
                             + found.nearestLive().map(w -> String.format(Locale.ROOT, " (from prefix %,d, live at step %,d)",
                             w.prefix(), w.liveAtStep())).orElse("")));
@@ -608,11 +623,17 @@ public final class ExploreCommand implements Callable<Integer> {
             probes.add(p);
         }
         c.put("probes", probes);
-        found.nearestLive().ifPresent(w -> c.put("nearestLive", Map.of("prefix", w.prefix(), "liveAtStep", w.liveAtStep())));
+        found.nearestLive().ifPresent(w -> {
+            Map<String, Object> live = new LinkedHashMap<>();
+            live.put("prefix", w.prefix());
+            live.put("liveAtStep", w.liveAtStep());
+            w.start().ifPresent(start -> live.put("fromPosition", start.position()));
+            c.put("nearestLive", live);
+        });
         found.evidence().ifPresent(e -> {
             c.put("violatingTrace", e.violatingTrace());
-            c.put("violatingSchedule", e.violatingSchedule());
-            c.put("violatingReproduce", e.violatingCommand());
+            e.violatingSchedule().ifPresent(t -> c.put("violatingSchedule", t));
+            e.violatingCommand().ifPresent(t -> c.put("violatingReproduce", t));
             e.liveTrace().ifPresent(t -> c.put("liveTrace", t));
             e.liveSchedule().ifPresent(t -> c.put("liveSchedule", t));
             e.liveCommand().ifPresent(t -> c.put("liveReproduce", t));

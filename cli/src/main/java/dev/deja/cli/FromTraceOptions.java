@@ -2,6 +2,7 @@ package dev.deja.cli;
 
 import dev.deja.node.NodeId;
 import dev.deja.replay.ReplayException;
+import dev.deja.sim.RecordedNetwork;
 import dev.deja.sim.SimulatedStep;
 import dev.deja.sim.SimulationSettings;
 import dev.deja.sim.Simulator;
@@ -26,8 +27,9 @@ public final class FromTraceOptions {
     @Option(names = "--from", paramLabel = "TRACE",
             description = "Start from the state this recorded trace (deploy's or simulate's) reached at --at, rebuilt by "
                     + "replay: its nodes go on under the simulator, messages sent and not yet received stay in flight, "
-                    + "pending timers stay pending; the workload client does not go on. No EXAMPLE or --cluster needed "
-                    + "(give one for its faults).")
+                    + "pending timers stay pending; the workload client does not go on. The network is the recorded "
+                    + "run's (trace.json of simulate, else delays measured on the logs), changed by --drop, --dup, --delay. "
+                    + "No EXAMPLE or --cluster needed (give one for its faults).")
     Path from;
 
     @Option(names = "--at", paramLabel = "POSITION",
@@ -53,7 +55,10 @@ public final class FromTraceOptions {
         return Optional.of(TraceStart.of(from, at));
     }
 
-    /** Settings for the recorded nodes alone (their classes and arguments as their logs' start entries give them). */
+    /**
+     * Settings for the recorded nodes alone (their classes and arguments as their logs' start entries give them), on
+     * the recorded run's network ({@link RecordedNetwork}) with the fault options given on top.
+     */
     static SimulationSettings.Builder settingsOf(TraceStart start, FaultOptions faults) {
         SimulationSettings.Builder builder = SimulationSettings.builder().stop(SimulationSettings.Stop.AT_LIMIT);
         for (Map.Entry<NodeId, List<TraceEvent>> log : start.recording().logs().entrySet()) {
@@ -62,7 +67,7 @@ public final class FromTraceOptions {
                 builder.node(log.getKey(), first.nodeClass(), first.args());
             });
         }
-        builder.faults(faults.applyTo(SimulateCommand.SIMULATION_DEFAULTS));
+        builder.faults(faults.applyTo(RecordedNetwork.of(start.recording()).applyTo(SimulateCommand.SIMULATION_DEFAULTS)));
         return builder;
     }
 

@@ -1,6 +1,7 @@
 package dev.deja.explore;
 
 import dev.deja.sim.Schedule;
+import dev.deja.sim.TraceStart;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -68,26 +69,30 @@ public record CriticalTransition(String predicate, Verdict verdict, long step, S
      *
      * @param prefix     the prefix of the violating run it started from, in steps
      * @param liveAtStep the step (counting from 1) after which the predicate held
-     * @param schedule   its schedule (prefix and walk), when the origin is a simulated run: it ends at that step
+     * @param schedule   its schedule: it ends at that step. From a simulated run's prefix, the prefix's answers and the
+     *                   walk's; from a prefix inside a recorded run, the walk's alone, answering what follows {@code start}
+     * @param start      the recorded state the walk's run starts from, rebuilt by replay ({@code deja simulate --from
+     *                   TRACE --at POSITION}), or empty when it starts at the cluster's boot
      */
-    public record LiveWalk(long prefix, long liveAtStep, Optional<Schedule> schedule) {
+    public record LiveWalk(long prefix, long liveAtStep, Optional<Schedule> schedule, Optional<TraceStart> start) {
         public LiveWalk {
             Objects.requireNonNull(schedule, "schedule");
+            Objects.requireNonNull(start, "start");
         }
     }
 
     /**
      * The files written for a critical transition.
      *
-     * @param violatingTrace     the violating run's trace
-     * @param violatingSchedule  its schedule
-     * @param violatingCommand   the command that writes that trace again
+     * @param violatingTrace     the violating run's trace (a recorded run's own trace directory)
+     * @param violatingSchedule  its schedule, empty for a recorded run
+     * @param violatingCommand   the command that writes that trace again, empty for a recorded run
      * @param liveTrace          the nearest live run's trace, if there is a live run
      * @param liveSchedule       its schedule
      * @param liveCommand        the command that writes it again
      * @param compareCommand     the command that shows both runs side by side
      */
-    public record Evidence(String violatingTrace, String violatingSchedule, String violatingCommand,
+    public record Evidence(String violatingTrace, Optional<String> violatingSchedule, Optional<String> violatingCommand,
                            Optional<String> liveTrace, Optional<String> liveSchedule, Optional<String> liveCommand,
                            Optional<String> compareCommand) {
     }

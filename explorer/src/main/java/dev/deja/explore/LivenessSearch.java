@@ -103,6 +103,16 @@ public final class LivenessSearch {
     }
 
     /**
+     * The command that writes a run's trace again from its schedule file, e.g. {@code deja simulate ... --schedule FILE
+     * --out TRACE}, for a run that starts from the recorded state {@code start} (with {@code --from TRACE --at
+     * POSITION}), or from the cluster's boot when it is empty.
+     */
+    @FunctionalInterface
+    public interface Reproduce {
+        String command(Path schedule, Path trace, java.util.Optional<dev.deja.sim.TraceStart> start);
+    }
+
+    /**
      * Writes the violating run and the nearest live run as ordinary traces, with their schedules, side by side in
      * {@code directory} as {@code PREDICATE-violating.trace} and {@code PREDICATE-live.trace}, each by running its
      * schedule again (the same answers give the run the search saw, byte for byte); {@code command} gives the command
@@ -111,14 +121,32 @@ public final class LivenessSearch {
     public static CriticalTransition writeEvidence(CriticalTransition found, SimulationSettings settings, Path directory,
                                                    ClassLoader loader, BiFunction<Path, Path, String> command,
                                                    BiFunction<Path, Path, String> compare) {
-        return LivenessEvidence.write(found, settings, directory, loader, command, compare, java.util.Optional.empty());
+        return LivenessEvidence.write(found, settings, directory, loader, (schedule, trace, start) ->
+                command.apply(schedule, trace), compare, java.util.Optional.empty());
     }
 
-    /** As the other {@code writeEvidence}, for runs that start from the recorded state {@code start} rebuilds. */
+    /**
+     * As the other {@code writeEvidence}, for runs that start from the recorded state {@code start} rebuilds; a nearest
+     * live run that starts from an earlier state of the recording (its critical transition lies in the replayed part)
+     * is written from there, and {@code command} is told which state each run starts from.
+     */
     public static CriticalTransition writeEvidence(CriticalTransition found, SimulationSettings settings, Path directory,
-                                                   ClassLoader loader, BiFunction<Path, Path, String> command,
+                                                   ClassLoader loader, Reproduce command,
                                                    BiFunction<Path, Path, String> compare,
                                                    java.util.Optional<dev.deja.sim.TraceStart> start) {
         return LivenessEvidence.write(found, settings, directory, loader, command, compare, start);
+    }
+
+    /**
+     * For a critical transition searched inside the recorded run {@code recorded} ({@link RecordedLiveness}): the
+     * recording is the violating run, and the nearest live run, a walk from the recording's state after
+     * {@code found.lastRecoverable()} handler calls, is written into {@code directory} as {@code PREDICATE-live.trace}
+     * with its schedule (answering the choices after that state); {@code command} writes it again, {@code compare}
+     * shows the recording and it side by side. Without a live walk nothing is written.
+     */
+    public static CriticalTransition writeNearestLive(CriticalTransition found, SimulationSettings settings, Path recorded,
+                                                      Path directory, ClassLoader loader, Reproduce command,
+                                                      BiFunction<Path, Path, String> compare) {
+        return LivenessEvidence.writeLive(found, settings, recorded, directory, loader, command, compare);
     }
 }

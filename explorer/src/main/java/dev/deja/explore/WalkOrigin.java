@@ -5,6 +5,7 @@ import dev.deja.sim.ChoiceSource;
 import dev.deja.sim.Schedule;
 import dev.deja.sim.SimulationSettings;
 import dev.deja.sim.StepObserver;
+import dev.deja.sim.TraceStart;
 import java.util.List;
 import java.util.Optional;
 
@@ -39,6 +40,16 @@ public interface WalkOrigin {
     /** The violating run's own schedule, if it has one. */
     Optional<Schedule> schedule();
 
+    /**
+     * The recorded state a run to prefix {@code prefix} starts from, rebuilt by replay, when the run does not start at
+     * the cluster's boot: the schedule {@link #schedule(long, List, long)} gives for that prefix answers only the choices
+     * made after that state. A prefix inside a recorded run's replayed part starts from the recording's state after
+     * {@code prefix} handler calls, not from the violating run's own start.
+     */
+    default Optional<TraceStart> start(long prefix) {
+        return Optional.empty();
+    }
+
     /** A simulated run given by its schedule (as the explorer finds it) under {@code settings}. */
     static WalkOrigin ofSchedule(SimulationSettings settings, Schedule schedule, ClassLoader loader) {
         return new ScheduleOrigin(settings, schedule, loader, Optional.empty());
@@ -49,7 +60,7 @@ public interface WalkOrigin {
      * {@code explore --from TRACE --at POSITION} runs them), or from the cluster's boot when empty.
      */
     static WalkOrigin ofSchedule(SimulationSettings settings, Schedule schedule, ClassLoader loader,
-                                 Optional<dev.deja.sim.TraceStart> start) {
+                                 Optional<TraceStart> start) {
         return new ScheduleOrigin(settings, schedule, loader, start);
     }
 }

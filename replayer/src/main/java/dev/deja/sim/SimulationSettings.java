@@ -119,8 +119,13 @@ public record SimulationSettings(Map<NodeId, NodeSpec> nodes, Optional<DriverSpe
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("seed", seed);
         Map<String, Object> nodeDescriptions = new LinkedHashMap<>();
-        nodes.keySet().stream().sorted().forEach(id -> nodeDescriptions.put(id.value(),
-                Map.of("class", nodes.get(id).className(), "args", new java.util.TreeMap<>(nodes.get(id).args()))));
+        nodes.keySet().stream().sorted().forEach(id -> {
+            // A fixed key order, so that the same run writes the same trace.json, byte for byte.
+            Map<String, Object> node = new LinkedHashMap<>();
+            node.put("class", nodes.get(id).className());
+            node.put("args", new java.util.TreeMap<>(nodes.get(id).args()));
+            nodeDescriptions.put(id.value(), node);
+        });
         out.put("nodes", nodeDescriptions);
         out.put("driver", driver.map(d -> d.id() + " " + d.className()).orElse(null));
         out.put("dropProbability", dropProbability());

@@ -42,7 +42,7 @@ public final class PredicateFingerprints {
     private static final Set<String> DYNAMIC = Set.of("globals", "vars", "locals", "eval", "exec", "compile",
             "getattr", "setattr", "delattr", "__import__", "importlib", "sys", "__dict__", "__globals__");
     /** Changes whenever what a fingerprint covers or how findings are made changes. */
-    private static final String VERSION = "deja-predicate-fingerprint 1";
+    private static final String VERSION = "deja-predicate-fingerprint 2";
 
     /**
      * One predicate's fingerprint and what it reads.
@@ -66,7 +66,84 @@ public final class PredicateFingerprints {
     }
 
     /**
-     * The fingerprint of each predicate of {@code script}, by predicate name.
+     * What some predicates can reach when the derived values in {@code served} are not evaluated (their values come
+     * from elsewhere): what they reach through those is left out.
+     *
+     * @param tables   the names of the tables they can reach
+     * @param derived  the names of the derived values they can reach, but for the served ones
+     * @param builtins whether they can reach the event built-ins, {@code nodes}, {@code now} or {@code stats}, or what
+     *                 they reach cannot be told from their text
+     */
+    public record Reach(Set<String> tables, Set<String> derived, boolean builtins) {
+    }
+
+    /**
+     * What the predicates declared as {@code predicates} can reach, not going through the derived values declared as
+     * {@code served} (see {@link Reach}).
+     */
+    public static Reach reach(String script, List<ScriptEvaluator.GlobalName> globals, java.util.Collection<String> predicates,
+                              Set<String> served) {
+        Map<String, Set<String>> refers = new HashMap<>();
+        for (Block block : blocks(script)) {
+            if (block.name() != null) {
+                Set<String> names = refers.computeIfAbsent(block.name(), n -> new TreeSet<>());
+                Matcher m = IDENTIFIER.matcher(block.text());
+                while (m.find()) {
+                    names.add(m.group());
+                }
+            }
+        }
+        Map<String, ScriptEvaluator.GlobalName> byName = new LinkedHashMap<>();
+        globals.forEach(g -> byName.put(g.name(), g));
+        Set<String> tables = new TreeSet<>();
+        Set<String> derived = new TreeSet<>();
+        boolean builtins = false;
+        Set<String> seen = new java.util.HashSet<>();
+        Deque<String> todo = new ArrayDeque<>();
+        for (String predicate : predicates) {
+            String name = globals.stream().filter(g -> "predicate".equals(g.what()) && predicate.equals(g.declared()))
+                    .map(ScriptEvaluator.GlobalName::name).findFirst().orElse(null);
+            if (name == null) {
+                builtins = true;
+            } else {
+                todo.push(name);
+            }
+        }
+        while (!todo.isEmpty()) {
+            String name = todo.pop();
+            if (!seen.add(name)) {
+                continue;
+            }
+            if (DYNAMIC.contains(name)) {
+                builtins = true;
+                continue;
+            }
+            ScriptEvaluator.GlobalName global = byName.get(name);
+            if (global != null) {
+                switch (global.what()) {
+                    case "table" -> tables.add(global.declared());
+                    case "derived" -> {
+                        if (served.contains(global.declared())) {
+                            continue;
+                        }
+                        derived.add(global.declared());
+                    }
+                    case "builtin" -> builtins = true;
+                    default -> { }
+                }
+            }
+            for (String next : refers.getOrDefault(name, Set.of())) {
+                if (byName.containsKey(next) || DYNAMIC.contains(next)) {
+                    todo.push(next);
+                }
+            }
+        }
+        return new Reach(tables, derived, builtins);
+    }
+
+    /**
+     * The fingerprint of each predicate and each derived value of {@code script}, by its declared name (a derived
+     * value's stored values can be reused as a predicate's findings can).
      *
      * @param script    the script's text
      * @param fileName  the script's file name, which error findings show (part of {@link Fingerprint#lines()} only)
@@ -103,7 +180,7 @@ public final class PredicateFingerprints {
         Map<String, String> base = new LinkedHashMap<>();
         Map<String, Fingerprint> partial = new LinkedHashMap<>();
         for (ScriptEvaluator.GlobalName g : globals) {
-            if (!"predicate".equals(g.what()) || g.declared() == null) {
+            if (!("predicate".equals(g.what()) || "derived".equals(g.what())) || g.declared() == null) {
                 continue;
             }
             Set<String> closure = new TreeSet<>();

@@ -83,6 +83,10 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final Value newRun;
     private final Value globalNames;
     private final Value activate;
+    private final Value record;
+    private final Value recorded;
+    private final Value serve;
+    private final Value commitServed;
     private final Progress progress = new Progress();
     // The steps Python holds from the last call (the same list object), the index in it of their first, and of the
     // step after the one that call stopped at: a call for that one goes on in Python without handing them over again.
@@ -160,6 +164,10 @@ public final class ScriptEvaluator implements AutoCloseable {
             newRun = module.getMember("_deja_new_run");
             globalNames = module.getMember("_deja_setup_globals");
             activate = module.getMember("_deja_setup_activate");
+            record = module.getMember("_deja_setup_record");
+            recorded = module.getMember("_deja_setup_recorded");
+            serve = module.getMember("_deja_setup_serve");
+            commitServed = module.getMember("_deja_setup_commit_served");
             List<TableSchema> declared = new ArrayList<>();
             Value tables = module.getMember("_deja_setup_tables").execute();
             for (long i = 0; i < tables.getArraySize(); i++) {
@@ -304,6 +312,140 @@ public final class ScriptEvaluator implements AutoCloseable {
             }
         }
         activate.execute(makeTuple.execute(indexes.toArray()), makeTuple.execute(derived.toArray()));
+    }
+
+    /**
+     * From now on, every derived value notes the events at which its value or what it read changed, which
+     * {@link #recordedDerived()} gives. Call before the first step.
+     */
+    public void recordDerived() {
+        record.execute(true);
+    }
+
+    /**
+     * What one derived value recorded (see {@link #recordDerived()}).
+     *
+     * @param unstorable why its values cannot be stored (it raised, or a value has no literal form), or null
+     */
+    public record RecordedDerived(String name, String unstorable, List<dev.deja.check.DerivedValues.Change> changes) {
+    }
+
+    /** What every derived value recorded since {@link #recordDerived()}, in declaration order. */
+    public List<RecordedDerived> recordedDerived() {
+        List<RecordedDerived> out = new ArrayList<>();
+        Value all = recorded.execute();
+        for (long i = 0; i < all.getArraySize(); i++) {
+            Value d = all.getArrayElement(i);
+            Value unstorable = d.getArrayElement(1);
+            List<dev.deja.check.DerivedValues.Change> changes = new ArrayList<>();
+            if (unstorable.isNull()) {
+                Value positions = d.getArrayElement(2);
+                Value values = d.getArrayElement(3);
+                Value reads = d.getArrayElement(4);
+                for (long c = 0; c < positions.getArraySize(); c++) {
+                    Value value = values.getArrayElement(c);
+                    Value names = reads.getArrayElement(c);
+                    List<String> read = null;
+                    if (!names.isNull()) {
+                        read = new ArrayList<>();
+                        for (long n = 0; n < names.getArraySize(); n++) {
+                            read.add(names.getArrayElement(n).asString());
+                        }
+                    }
+                    changes.add(new dev.deja.check.DerivedValues.Change(positions.getArrayElement(c).asLong(),
+                            value.isNull() ? null : value.asString(), read));
+                }
+            }
+            out.add(new RecordedDerived(d.getArrayElement(0).asString(), unstorable.isNull() ? null : unstorable.asString(),
+                    changes));
+        }
+        return out;
+    }
+
+    /**
+     * Reads back the stored {@code changes} of the derived value {@code name}, for {@link #commitServed}; returns why
+     * it cannot be served (a stored value that does not read back exactly).
+     */
+    public java.util.Optional<String> readBack(String name, List<dev.deja.check.DerivedValues.Change> changes) {
+        for (dev.deja.check.DerivedValues.Change change : changes) {
+            if (change.value() != null && !literal(change.value())) {
+                String value = change.value();
+                return java.util.Optional.of("a stored value is not a literal: "
+                        + (value.length() > 60 ? value.substring(0, 60) + "..." : value));
+            }
+        }
+        Object[] positions = new Object[changes.size()];
+        Object[] values = new Object[changes.size()];
+        Object[] reads = new Object[changes.size()];
+        for (int i = 0; i < positions.length; i++) {
+            dev.deja.check.DerivedValues.Change change = changes.get(i);
+            positions[i] = change.position();
+            values[i] = change.value();
+            reads[i] = change.reads() == null ? null : makeTuple.execute(change.reads().toArray());
+        }
+        Value why = serve.execute(name, makeTuple.execute(positions), makeTuple.execute(values), makeTuple.execute(reads));
+        return why.isNull() ? java.util.Optional.empty() : java.util.Optional.of(why.asString());
+    }
+
+    /**
+     * Whether {@code text} is made of Python literals only: strings, numbers, {@code True}, {@code False}, {@code None},
+     * brackets, commas and colons, as {@code repr} writes dicts, lists, tuples and sets of them. Evaluating such a text
+     * can call nothing (no name but those three, no attribute).
+     */
+    public static boolean literal(String text) {
+        int i = 0;
+        int n = text.length();
+        while (i < n) {
+            char c = text.charAt(i);
+            if (c == '\'' || c == '"') {
+                int end = i + 1;
+                while (end < n && text.charAt(end) != c) {
+                    end += text.charAt(end) == '\\' ? 2 : 1;
+                }
+                if (end >= n) {
+                    return false;
+                }
+                i = end + 1;
+            } else if (Character.isLetter(c) || c == '_') {
+                int end = i;
+                while (end < n && (Character.isLetterOrDigit(text.charAt(end)) || text.charAt(end) == '_')) {
+                    end++;
+                }
+                String word = text.substring(i, end);
+                boolean bytesPrefix = word.equals("b") && end < n && (text.charAt(end) == '\'' || text.charAt(end) == '"');
+                if (!bytesPrefix && !word.equals("True") && !word.equals("False") && !word.equals("None")) {
+                    return false;
+                }
+                i = end;
+            } else if (Character.isDigit(c)) {
+                // A number: digits, a point, an exponent (e, e+, e-) and the imaginary j.
+                int end = i;
+                while (end < n) {
+                    char d = text.charAt(end);
+                    if (Character.isDigit(d) || d == '.' || d == 'e' || d == 'j'
+                            || ((d == '+' || d == '-') && text.charAt(end - 1) == 'e')) {
+                        end++;
+                    } else {
+                        break;
+                    }
+                }
+                i = end;
+            } else if ("{}[](),: -+.".indexOf(c) >= 0) {
+                i++;
+            } else {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Gives the derived values {@code names}, each read back by {@link #readBack}, their stored changes instead of
+     * evaluating them: at each change's event a value and what it read become the stored ones, and its readers are
+     * due for evaluation. Call before the first step, and leave them out of {@link #activate}.
+     */
+    public void commitServed(java.util.Collection<String> names) {
+        commitServed.execute(makeTuple.execute(names.toArray()));
     }
 
     /**

@@ -122,6 +122,41 @@ class PredicateFingerprintsTest {
     }
 
     @Test
+    void of_derivedValue_hasAFingerprintOfWhatItReaches() {
+        String edited = SCRIPT.replace("return len(rounds()) < 10", "return len(rounds()) < 11");
+        assertThat(of(SCRIPT).get("rounds").derived()).containsExactly("rounds");
+        assertThat(of(SCRIPT).get("rounds").tables()).containsExactly("Agent");
+        assertThat(code(edited, "rounds")).as("a reader's edit").isEqualTo(code(SCRIPT, "rounds"));
+        String changed = SCRIPT.replace("[a.round for a in Agent]", "[a.round + 1 for a in Agent]");
+        assertThat(code(changed, "rounds")).isNotEqualTo(code(SCRIPT, "rounds"));
+        assertThat(code(changed, "few")).isNotEqualTo(code(SCRIPT, "few"));
+    }
+
+    @Test
+    void reach_servedDerivedValue_hidesWhatOnlyItReaches() {
+        PredicateFingerprints.Reach served = PredicateFingerprints.reach(SCRIPT, GLOBALS, List.of("few"), java.util.Set.of("rounds"));
+        assertThat(served.tables()).isEmpty();
+        assertThat(served.derived()).isEmpty();
+        assertThat(served.builtins()).isFalse();
+        PredicateFingerprints.Reach evaluated = PredicateFingerprints.reach(SCRIPT, GLOBALS, List.of("few", "late"), java.util.Set.of());
+        assertThat(evaluated.tables()).containsExactly("Agent");
+        assertThat(evaluated.derived()).containsExactly("rounds");
+        assertThat(evaluated.builtins()).isTrue();
+    }
+
+    @Test
+    void literal_acceptsWhatReprWritesOfLiterals_only() {
+        for (String text : List.of("{0: 'v1', 1: \"it's\"}", "[(1, 2.5e-07), None, True, False, -3, 1j]",
+                "{'a': {(0, 'x'): [b'\\x00']}}", "{1, 2}", "()", "'a\\'b'")) {
+            assertThat(ScriptEvaluator.literal(text)).as(text).isTrue();
+        }
+        for (String text : List.of("set()", "Agent(node='n1')", "().__class__", "open('x')", "1 * 2", "'open",
+                "frozenset({1})", "nan", "__import__('os')")) {
+            assertThat(ScriptEvaluator.literal(text)).as(text).isFalse();
+        }
+    }
+
+    @Test
     void of_changedSettings_changeEveryFingerprint() {
         Map<String, PredicateFingerprints.Fingerprint> other = PredicateFingerprints.of(SCRIPT, "s.py", GLOBALS,
                 "timeout 11000 ms", "engine");

@@ -67,6 +67,16 @@ import java.util.TreeSet;
  *   <li>{@code no-recovery-timer}: the bootstrap node, which joins itself with an empty peer list, never
  *       schedules the recovery timer, so a joined node has none (and never sends heartbeats or probes).</li>
  * </ul>
+ *
+ * <p><b>Topologies</b> ({@code topology} argument). By default ({@code all}) every node knows every other node.
+ * {@code two-trees} is MaceMC's RandTree scenario (section 2): only the bootstrap knows every node. The other nodes,
+ * in id order, are split in two halves: the first half know the bootstrap and each other, the second half only each
+ * other, so that the smallest of the second half is their bootstrap, joins itself at its start and grows a second
+ * tree that only the first bootstrap can find. That bootstrap joins itself at its random start moment instead (Mace's
+ * application calling {@code joinOverlay}), always after the second tree's root exists, and schedules its recovery
+ * timer in that step. Its recovery probes then reach the second tree's root, which joins it with its whole tree:
+ * the two trees merge. With {@code no-recovery-timer} nothing ever probes across, and OneRoot stays false for good:
+ * the bootstrap's self-join is the critical transition.
  */
 public final class RandTreeNode implements Node {
     /** The bugs this node understands, name to description, in CLI order. */
@@ -83,6 +93,47 @@ public final class RandTreeNode implements Node {
         JOINING,
         /** In the tree: the root, or a node with a parent. */
         JOINED
+    }
+
+    /** Who knows whom: which peers each node joins, forwards to and probes. */
+    private enum Topology {
+        /** Every node knows every other node. */
+        ALL,
+        /** Only the bootstrap knows every node; the others know their half (the first half also the bootstrap). */
+        TWO_TREES;
+
+        static Topology of(NodeId self, String name) {
+            if (name == null) {
+                return ALL;
+            }
+            return Arrays.stream(values()).filter(t -> t.cliName().equals(name)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("node " + self + ": unknown topology '" + name
+                            + "'; valid topologies: all, two-trees"));
+        }
+
+        String cliName() {
+            return name().toLowerCase().replace('_', '-');
+        }
+
+        /** The peers {@code self} knows in {@code cluster} (sorted, {@code self} included) with this bootstrap. */
+        List<NodeId> peersOf(NodeId self, List<NodeId> cluster, NodeId bootstrap) {
+            List<NodeId> known = new ArrayList<>(cluster);
+            if (this == TWO_TREES && !self.equals(bootstrap)) {
+                List<NodeId> others = new ArrayList<>(cluster);
+                others.remove(bootstrap);
+                int half = others.size() / 2;
+                List<NodeId> first = others.subList(0, half);
+                if (first.contains(self)) {
+                    known = new ArrayList<>(first);
+                    known.add(bootstrap);
+                    known.sort(null);
+                } else {
+                    known = new ArrayList<>(others.subList(half, others.size()));
+                }
+            }
+            known.remove(self);
+            return List.copyOf(known);
+        }
     }
 
     private enum Bug {
@@ -136,6 +187,7 @@ public final class RandTreeNode implements Node {
 
     // Configuration.
     private Bug bug = Bug.NONE;
+    private Topology topology = Topology.ALL;
     private NodeId self;
     private List<NodeId> peers;
     private int maxChildren;
@@ -173,6 +225,9 @@ public final class RandTreeNode implements Node {
         arguments.put("maxChildren=N", "most children a node takes (default " + DEFAULT_MAX_CHILDREN + ")");
         arguments.put("bootstrap=NODE", "the node that joins itself first and that the others join through "
                 + "(default: the smallest id)");
+        arguments.put("topology=all|two-trees", "who knows whom (default all: everybody); two-trees: MaceMC's "
+                + "scenario, only the bootstrap knows the second half of the nodes, which grow their own tree first, "
+                + "so with no-recovery-timer the two trees never merge");
         return Collections.unmodifiableMap(arguments);
     }
 
@@ -238,9 +293,7 @@ public final class RandTreeNode implements Node {
     public void onStart(Env env) {
         bug = Bug.of(env.args().get("bug"));
         self = env.self();
-        List<NodeId> sorted = new ArrayList<>(env.peers());
-        sorted.sort(null);
-        peers = List.copyOf(sorted);
+        topology = Topology.of(self, env.args().get("topology"));
         String fanOut = env.args().getOrDefault("maxChildren", Integer.toString(DEFAULT_MAX_CHILDREN));
         try {
             maxChildren = Integer.parseInt(fanOut);
@@ -251,7 +304,7 @@ public final class RandTreeNode implements Node {
             throw new IllegalArgumentException("node " + self + ": maxChildren must be a positive integer, was '"
                     + fanOut + "'");
         }
-        List<NodeId> all = new ArrayList<>(peers);
+        List<NodeId> all = new ArrayList<>(env.peers());
         all.add(self);
         all.sort(null);
         bootstrap = env.args().containsKey("bootstrap") ? NodeId.of(env.args().get("bootstrap")) : all.getFirst();
@@ -259,12 +312,21 @@ public final class RandTreeNode implements Node {
             throw new IllegalArgumentException("node " + self + ": bootstrap " + bootstrap + " is not in the cluster "
                     + all);
         }
+        peers = topology.peersOf(self, all, bootstrap);
+        boolean firstBootstrap = self.equals(bootstrap);
+        if (!firstBootstrap && !peers.contains(bootstrap)) {
+            // The second tree of two-trees: its smallest node is its bootstrap.
+            bootstrap = peers.isEmpty() || self.compareTo(peers.getFirst()) < 0 ? self : peers.getFirst();
+        }
         root = self;
 
         // Mace's joinOverlay: a node with no one to join joins itself; the bug is to schedule the recovery
-        // timer only when there are peers to join.
-        boolean joinsItself = peers.isEmpty() || (env.incarnation() == 1 && self.equals(bootstrap));
-        if (!(joinsItself && bug == Bug.NO_RECOVERY_TIMER)) {
+        // timer only when there are peers to join. In the two-trees topology the bootstrap joins itself later, at
+        // its start moment, so that the second tree exists by then (MaceMC: "in the presence of disjoint trees").
+        boolean joinsLater = topology == Topology.TWO_TREES && firstBootstrap && !peers.isEmpty()
+                && env.incarnation() == 1;
+        boolean joinsItself = !joinsLater && (peers.isEmpty() || (env.incarnation() == 1 && self.equals(bootstrap)));
+        if (!joinsLater && !(joinsItself && bug == Bug.NO_RECOVERY_TIMER)) {
             scheduleRecovery(env);
         }
         if (joinsItself) {
@@ -298,7 +360,9 @@ public final class RandTreeNode implements Node {
     public void onTimer(Env env, TimerId timer, Object tag) {
         switch (tag) {
             case String t when t.equals(START_JOIN_TAG) -> {
-                if (state == JoinState.INIT) {
+                if (state == JoinState.INIT && self.equals(bootstrap)) {
+                    joinItselfLate(env);
+                } else if (state == JoinState.INIT) {
                     startJoining(env, firstTarget());
                 }
             }
@@ -322,6 +386,14 @@ public final class RandTreeNode implements Node {
     }
 
     // ---- joining ----
+
+    /** The two-trees bootstrap's own join, at its start moment: with the bug, without the recovery timer. */
+    private void joinItselfLate(Env env) {
+        if (bug != Bug.NO_RECOVERY_TIMER) {
+            scheduleRecovery(env);
+        }
+        becomeRoot(env, "joined itself as the bootstrap");
+    }
 
     private NodeId firstTarget() {
         return bootstrap.equals(self) || !peers.contains(bootstrap) ? peers.getFirst() : bootstrap;
@@ -387,6 +459,9 @@ public final class RandTreeNode implements Node {
         NodeId joiner = join.source();
         if (joiner.equals(self) || join.hops() > MAX_JOIN_HOPS) {
             return; // my own request came back round, or a request went round: the joiner asks again
+        }
+        if (state == JoinState.INIT && self.equals(bootstrap)) {
+            return; // the two-trees bootstrap before its own join: the joiner asks again
         }
         if (state != JoinState.JOINED) {
             // Only members place joiners. A root handing over to the joiner asks it again to be the root (the

@@ -26,7 +26,8 @@ class RandTreeExampleTest {
         assertThat(example.nodeClass()).isEqualTo(RandTreeNode.class);
         assertThat(example.driverClass()).contains(RandTreeClient.class);
         assertThat(example.nodeArgs(Optional.of("no-recovery-timer"))).containsEntry("bug", "no-recovery-timer");
-        assertThat(example.arguments().keySet()).containsExactly("maxChildren=N", "bootstrap=NODE");
+        assertThat(example.arguments().keySet()).containsExactly("maxChildren=N", "bootstrap=NODE",
+                "topology=all|two-trees");
     }
 
     @Test
@@ -62,6 +63,8 @@ class RandTreeExampleTest {
                 .contains("node n1: maxChildren must be a positive integer, was 'x'"));
         assertThat(startOutput(Map.of("bootstrap", "n9"))).anySatisfy(line -> assertThat(line)
                 .contains("node n1: bootstrap n9 is not in the cluster [n1, n2]"));
+        assertThat(startOutput(Map.of("topology", "ring"))).anySatisfy(line -> assertThat(line)
+                .contains("node n1: unknown topology 'ring'; valid topologies: all, two-trees"));
     }
 
     @Test

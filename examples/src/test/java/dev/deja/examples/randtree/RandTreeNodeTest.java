@@ -25,6 +25,9 @@ class RandTreeNodeTest {
     private static final String SEED_PROPERTY = "deja.test.seed";
     private static final RandTreeExample RANDTREE = new RandTreeExample();
     private static final int NODES = 7;
+    /** Six seconds of virtual time, long enough for the fixed protocol's trees to merge many times over. */
+    private static final UnaryOperator<SimulationSettings.Builder> TWO_TREES_RUN = settings -> settings
+            .delayMillis(1, 10).maxVirtualMillis(6_000).stop(SimulationSettings.Stop.AT_LIMIT);
 
     private static Map<NodeId, TreeViews.View> views(Map<NodeId, Object> live) {
         Map<NodeId, TreeViews.View> views = new TreeMap<>();
@@ -82,6 +85,43 @@ class RandTreeNodeTest {
             }
         }
         assertThat(failures).isEmpty();
+    }
+
+    @Test
+    void twoTrees_withTheRecoveryTimer_mergeUnderTheBootstrap() {
+        for (long seed : seeds(10)) {
+            InMemoryRuns.Run run = InMemoryRuns.run(RANDTREE, 5, Optional.empty(), Map.of("topology", "two-trees"),
+                    seed, TWO_TREES_RUN, Optional.empty(), (step, view) -> true);
+            Map<NodeId, TreeViews.View> views = views(run.nodes());
+            String context = "reproduce: " + run.command() + ": " + TreeViews.describe(views);
+            assertThat(TreeViews.consistent(views)).as(context).isTrue();
+            assertThat(TreeViews.roots(views)).as(context).containsExactly(new NodeId("n1"));
+            assertThat(views).as(context).hasSize(5);
+        }
+    }
+
+    @Test
+    void twoTrees_withoutTheRecoveryTimer_neverMerge() {
+        NodeId n1 = new NodeId("n1");
+        NodeId n4 = new NodeId("n4");
+        for (long seed : seeds(10)) {
+            List<String> failures = new ArrayList<>();
+            InMemoryRuns.Run run = InMemoryRuns.run(RANDTREE, 5, Optional.of("no-recovery-timer"),
+                    Map.of("topology", "two-trees"), seed, TWO_TREES_RUN, Optional.empty(), (step, view) -> {
+                        Map<NodeId, TreeViews.View> views = views(view.liveNodes());
+                        // n4, the second tree's bootstrap, is a root from its start; n1 never learns of it.
+                        if (!TreeViews.roots(views).contains(n4) && failures.isEmpty()) {
+                            failures.add("n4 is no root after step " + step.step() + ": "
+                                    + TreeViews.describe(views));
+                        }
+                        return failures.isEmpty();
+                    });
+            Map<NodeId, TreeViews.View> views = views(run.nodes());
+            String context = "reproduce: " + run.command() + ": " + TreeViews.describe(views);
+            assertThat(failures).as(context).isEmpty();
+            assertThat(TreeViews.roots(views)).as(context).contains(n1, n4);
+            assertThat(views.get(n1).recoveryTimerScheduled()).as(context).isFalse();
+        }
     }
 
     /** Seeds 1..count, or only the one {@code -Ddeja.test.seed} names. */

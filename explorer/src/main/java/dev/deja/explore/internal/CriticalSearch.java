@@ -10,6 +10,8 @@ import dev.deja.sim.SimulatedStep;
 import dev.deja.sim.Simulator;
 import dev.deja.sim.StepObserver;
 import dev.deja.trace.Event;
+import dev.deja.trace.MessageCodec;
+import dev.deja.trace.Payload;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -175,6 +177,8 @@ public final class CriticalSearch {
                     out[1] = ExplorationRun.describe(simulated.entry());
                     if (simulated.entry().event() instanceof Event.Receive receive) {
                         out[2] = receive.message().simpleType();
+                    } else if (simulated.entry().event() instanceof Event.TimerFired fired) {
+                        out[1] = "timer " + tagText(fired.tag());
                     }
                 } else {
                     out[1] = simulated.event().describe();
@@ -185,6 +189,16 @@ public final class CriticalSearch {
             return true;
         }, options.classLoader());
         return out;
+    }
+
+    /** A timer's tag as a reader knows it: a text tag as it is, any other by its type. */
+    private String tagText(Payload tag) {
+        try {
+            return MessageCodec.shared(options.classLoader()).decode(tag) instanceof String text ? text
+                    : tag.simpleType();
+        } catch (RuntimeException e) {
+            return tag.simpleType(); // a tag class this loader cannot read: its type still names it
+        }
     }
 
     /** Up to K walks from {@code prefix}, on every worker; stops at the lowest-numbered live walk. */
@@ -224,7 +238,7 @@ public final class CriticalSearch {
             Walk walk = live.get(first);
             result = new CriticalTransition.Probe(prefix, first + 1, 1, walk.liveAt + 1, steps.get());
             liveWalks.put(prefix, new CriticalTransition.LiveWalk(prefix, walk.liveAt + 1,
-                    origin.schedule(prefix, walk.answers, walk.liveAt + 1)));
+                    origin.schedule(prefix, walk.answers, walk.liveAt + 1), origin.start(prefix)));
         }
         synchronized (probed) {
             probed.add(result);

@@ -15,6 +15,11 @@ import java.util.Optional;
 /**
  * A simulated run kept as its schedule. Prefix {@code p} is the answers the run had given when its step {@code p - 1}
  * returned (counted once, by one in-memory run of the schedule); a walk from it replays those and then asks the walk.
+ *
+ * <p>A run that starts from a recorded state ({@code explore --from TRACE --at POSITION}) has the recording's handler
+ * calls up to the position as its first steps, which no answer decides. A prefix among them is the recording's own
+ * state after that many handler calls, rebuilt by replay, and the walk answers everything after it: it may then do
+ * what the recording did not (the replay of a later prefix always does what the recording did).
  */
 public final class ScheduleOrigin implements WalkOrigin {
     private final SimulationSettings settings;
@@ -87,8 +92,23 @@ public final class ScheduleOrigin implements WalkOrigin {
         return new Schedule(schedule.exploration(), prefix, false, schedule.answers().subList(0, answers));
     }
 
+    /** Whether prefix {@code prefix} lies inside the recorded part, before the hand-over to the simulator. */
+    private boolean recorded(long prefix) {
+        return start.isPresent() && prefix < start.get().handlerCalls();
+    }
+
+    @Override
+    public Optional<dev.deja.sim.TraceStart> start(long prefix) {
+        return recorded(prefix) ? Optional.of(start.get().afterHandlerCalls(prefix)) : start;
+    }
+
     @Override
     public void run(long prefix, ChoiceSource walk, StepObserver observer, ClassLoader loader) {
+        if (recorded(prefix)) {
+            Simulator.runInMemory(settings, Simulator.Options.of(settings).withChoices(walk).withClassLoader(loader)
+                    .withExploration(schedule.exploration()).withStart(start(prefix).orElseThrow()).withObserver(observer));
+            return;
+        }
         ChoiceSource source = prefix(prefix).replayThen("the violating run's schedule (prefix " + prefix + ")", walk);
         Simulator.runInMemory(settings, started(Simulator.Options.of(settings).withChoices(source).withClassLoader(loader)
                 .withExploration(schedule.exploration())).withObserver(observer));
@@ -106,6 +126,9 @@ public final class ScheduleOrigin implements WalkOrigin {
 
     @Override
     public Optional<Schedule> schedule(long prefix, List<Schedule.Answer> walkAnswers, long steps) {
+        if (recorded(prefix)) {
+            return Optional.of(new Schedule(schedule.exploration(), steps, true, walkAnswers));
+        }
         List<Schedule.Answer> all = new ArrayList<>(prefix(prefix).answers());
         all.addAll(walkAnswers);
         return Optional.of(new Schedule(schedule.exploration(), steps, true, all));

@@ -13,7 +13,9 @@ import java.util.Optional;
 /**
  * A recorded run as the origin of random walks: prefix {@code p} is the state after the recording's first {@code p}
  * handler calls (in merged order), rebuilt by replay for every walk; the walk then answers every choice of the simulated
- * continuation. The observer sees the replayed handler calls as the run's first steps. Recorded runs have no schedule.
+ * continuation. The observer sees the replayed handler calls as the run's first steps. The recorded run itself has no
+ * schedule; a walk from prefix {@code p} has one, which answers the choices after the state {@link #start(long)} names
+ * ({@code deja simulate --from TRACE --at POSITION --schedule FILE} runs it again).
  */
 public final class TraceOrigin implements WalkOrigin {
     private final SimulationSettings settings;
@@ -36,14 +38,23 @@ public final class TraceOrigin implements WalkOrigin {
 
     @Override
     public void run(long prefix, ChoiceSource walk, StepObserver observer, ClassLoader loader) {
-        TraceStart start = new TraceStart(recording.positionAfterHandlerCalls(prefix), recording);
         Simulator.runInMemory(settings, Simulator.Options.of(settings).withChoices(walk).withClassLoader(loader)
-                .withStart(start).withObserver(observer));
+                .withStart(start(prefix).orElseThrow()).withObserver(observer));
+    }
+
+    @Override
+    public Optional<TraceStart> start(long prefix) {
+        return Optional.of(new TraceStart(recording.positionAfterHandlerCalls(prefix), recording));
+    }
+
+    /** The recording the walks start from. */
+    public TraceStart.Recording recording() {
+        return recording;
     }
 
     @Override
     public Optional<Schedule> schedule(long prefix, List<Schedule.Answer> walkAnswers, long steps) {
-        return Optional.empty();
+        return Optional.of(new Schedule(Simulator.Exploration.NONE, steps, true, walkAnswers));
     }
 
     @Override
