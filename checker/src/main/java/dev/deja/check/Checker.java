@@ -296,12 +296,19 @@ public final class Checker {
         }
         Run run = new Run(evaluator, options, history, filter);
         boolean stopped = false;
+        // Where the evaluated predicates read no table (only the built-ins' absence and served derived values), the
+        // steps where those change are all they need: the rest of the history is not even read.
+        boolean servedOnly = stored.isPresent() && evaluated != null && filter.tables != null && filter.tables.isEmpty();
         if (!active.isEmpty() || stored.isEmpty()) {
             try {
-                StepPipeline.runBatches("deja-check-history", sink -> history.replayHistory(0, sink), run::steps);
+                StepPipeline.runBatches("deja-check-history", sink -> servedOnly
+                        ? history.replayHistoryAt(filter.positions, sink) : history.replayHistory(0, sink), run::steps);
             } catch (Stop stop) {
                 // --to or --limit reached
                 stopped = true;
+            }
+            if (servedOnly) {
+                run.events = stored.get().eventsChecked();
             }
         } else {
             run.events = stored.get().eventsChecked();

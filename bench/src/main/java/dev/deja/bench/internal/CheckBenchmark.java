@@ -194,7 +194,7 @@ final class CheckBenchmark {
         rechecks.put(example.name(), recheck);
 
         if (oneShot.available()) {
-            ObjectNode processes = oneShot.measure(example.name(), trace, script, edited, Math.min(3, plan.rounds()));
+            ObjectNode processes = oneShot.measure(example.name(), trace, script, edited, plan.oneShotRounds());
             processes.put("events_checked", events[0]);
             oneShots.set(example.name(), processes);
         } else {

@@ -20,6 +20,7 @@ import dev.deja.sim.Simulator;
 import dev.deja.sim.TraceStart;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -29,7 +30,10 @@ import java.util.Optional;
  *   <li>random walks/s to dmax ({@value #DMAX} steps; runs bounded by steps alone) on RandTree (4 nodes, OneRoot) and
  *   Chord (5 nodes, AllNodes): each explored path is one such walk;</li>
  *   <li>the time to a critical transition: Chord with {@code succ-succ-hash}, one path to dmax, then the search with
- *   {@value #WALKS} walks per prefix (it names the node failure, C1).</li>
+ *   {@value #WALKS} walks per prefix (it names the node failure, C1);</li>
+ *   <li>the same for RandTree in MaceMC's scenario ({@code topology=two-trees}, 5 nodes, {@code no-recovery-timer},
+ *   a {@value #TWO_TREES_WINDOW_MILLIS} ms timer window): walks/s to dmax of that configuration, and the time to its
+ *   critical transition (the bootstrap's self-join, C1).</li>
  * </ul>
  * Each walk figure follows a warm-up run of the same kind (the Python context and the predicate JIT warm up once);
  * the critical transition is timed from a cold start of its own Python contexts, with the JVM's CPU time beside it.
@@ -37,6 +41,8 @@ import java.util.Optional;
 final class LivenessBenchmark {
     static final int DMAX = 2000;
     static final int WALKS = 10;
+    /** The timer window the two-trees search needs for a nearest live run (docs/liveness.md). */
+    static final long TWO_TREES_WINDOW_MILLIS = 20;
     private static final Path LIVENESS = Path.of("scripts", "liveness");
     private final Workspace workspace;
 
@@ -50,7 +56,13 @@ final class LivenessBenchmark {
         out.put("dmax", DMAX);
         out.set("randtree_walks", walks(settings("randtree", 4, null), root.resolve(LIVENESS).resolve("randtree_one_root.py"), 6));
         out.set("chord_walks", walks(settings("chord", 5, null), root.resolve(LIVENESS).resolve("chord_all_nodes.py"), 4));
-        out.set("chord_critical_transition", critical(root.resolve(LIVENESS).resolve("chord_all_nodes.py")));
+        out.set("chord_critical_transition", critical(settings("chord", 5, "succ-succ-hash"), 0,
+                root.resolve(LIVENESS).resolve("chord_all_nodes.py")));
+        Path oneRoot = root.resolve(LIVENESS).resolve("randtree_one_root.py");
+        SimulationSettings twoTrees = twoTreesSettings();
+        out.put("two_trees_window_ms", TWO_TREES_WINDOW_MILLIS);
+        out.set("randtree_two_trees_walks", walks(twoTrees, TWO_TREES_WINDOW_MILLIS, oneRoot, 6));
+        out.set("randtree_two_trees_critical_transition", critical(twoTrees, TWO_TREES_WINDOW_MILLIS, oneRoot));
         out.set("recorded_lock_server", recordedLockServer(root.resolve("scripts").resolve("lockserver.py")));
         return out;
     }
@@ -110,15 +122,27 @@ final class LivenessBenchmark {
                 .build();
     }
 
-    private static ExploreSettings explore(long seed, long paths, int walks) {
+    /** RandTree in MaceMC's scenario: 5 nodes, only the bootstrap knows the second tree, no recovery timer. */
+    private static SimulationSettings twoTreesSettings() {
+        return ExampleSimulation.settings(Examples.byName("randtree").orElseThrow(), 5, Optional.of("no-recovery-timer"),
+                        Map.of("topology", "two-trees")).seed(1)
+                .maxVirtualMillis(SimulationSettings.UNLIMITED_VIRTUAL_MILLIS).stop(SimulationSettings.Stop.AT_LIMIT)
+                .build();
+    }
+
+    private static ExploreSettings explore(long seed, long paths, int walks, long windowMillis) {
         return ExploreSettings.builder().strategy(Strategy.RANDOM).seed(seed).maxPaths(paths).maxDepth(DMAX).workers(1)
-                .walks(walks).build();
+                .walks(walks).windowMillis(windowMillis).build();
     }
 
     private ObjectNode walks(SimulationSettings settings, Path script, int paths) {
+        return walks(settings, 0, script, paths);
+    }
+
+    private ObjectNode walks(SimulationSettings settings, long windowMillis, Path script, int paths) {
         Explorer.Options options = Explorer.Options.defaults().withScript(script);
-        Explorer.start(settings, explore(99, 1, 0), options).run(); // warm-up
-        ExploreReport report = Explorer.start(settings, explore(1, paths, 0), options).run();
+        Explorer.start(settings, explore(99, 1, 0, windowMillis), options).run(); // warm-up
+        ExploreReport report = Explorer.start(settings, explore(1, paths, 0, windowMillis), options).run();
         ObjectNode node = JsonNodeFactory.instance.objectNode();
         double seconds = report.elapsed().toNanos() / 1e9;
         double cpu = report.cpu().toNanos() / 1e9;
@@ -136,10 +160,9 @@ final class LivenessBenchmark {
         return node;
     }
 
-    private ObjectNode critical(Path script) {
-        SimulationSettings settings = settings("chord", 5, "succ-succ-hash");
+    private ObjectNode critical(SimulationSettings settings, long windowMillis, Path script) {
         Explorer.Options options = Explorer.Options.defaults().withScript(script);
-        ExploreSettings explore = explore(1, 1, WALKS);
+        ExploreSettings explore = explore(1, 1, WALKS, windowMillis);
         long cpuStart = processCpuNanos();
         long start = System.nanoTime();
         ExploreReport report = Explorer.start(settings, explore, options).run();
@@ -164,8 +187,8 @@ final class LivenessBenchmark {
             node.put("walk_steps", c.totalSteps());
             node.put("prefixes_probed", c.probes().size());
         });
-        workspace.progress().say("liveness: chord succ-succ-hash critical transition %s in %.1f s (%.1f s exploring, "
-                        + "%.1f s searching)", found.map(c -> c.verdict().label() + " at step " + c.step() + ", " + c.node()
+        workspace.progress().say("liveness: %s critical transition %s in %.1f s (%.1f s exploring, "
+                        + "%.1f s searching)", script.getFileName(), found.map(c -> c.verdict().label() + " at step " + c.step() + ", " + c.node()
                         + " " + c.event()).orElse("NOT found"), (end - start) / 1e9, (explored - start) / 1e9,
                 (end - explored) / 1e9);
         return node;

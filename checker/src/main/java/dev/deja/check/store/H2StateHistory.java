@@ -874,6 +874,52 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     }
 
     @Override
+    public long replayHistoryAt(Set<Long> positions, Consumer<StateStep> consumer) {
+        // Only the chunks holding one of the positions (and the first) are read and decoded.
+        List<Long> wanted = new ArrayList<>(positions);
+        Collections.sort(wanted);
+        long count = 0;
+        try (Statement statement = connection().createStatement();
+             ResultSet ranges = statement.executeQuery(
+                     "SELECT first_position, last_position FROM deja_steps ORDER BY first_position")) {
+            List<Long> firsts = new ArrayList<>();
+            int at = 0;
+            boolean first = true;
+            while (ranges.next()) {
+                long from = ranges.getLong(1);
+                long to = ranges.getLong(2);
+                while (at < wanted.size() && wanted.get(at) < from) {
+                    at++;
+                }
+                if (first || (at < wanted.size() && wanted.get(at) <= to)) {
+                    firsts.add(from);
+                }
+                first = false;
+            }
+            boolean firstStep = true;
+            try (PreparedStatement chunk = connection().prepareStatement("SELECT steps FROM deja_steps WHERE first_position = ?")) {
+                for (long from : firsts) {
+                    chunk.setLong(1, from);
+                    try (ResultSet rows = chunk.executeQuery()) {
+                        while (rows.next()) {
+                            for (StateStep step : StepChunk.read(rows.getBytes(1))) {
+                                if (firstStep || positions.contains(step.event().position())) {
+                                    consumer.accept(step);
+                                    count++;
+                                }
+                                firstStep = false;
+                            }
+                        }
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            throw failure("read the stored history", e);
+        }
+        return count;
+    }
+
+    @Override
     public long replayHistory(long fromPosition, Consumer<StateStep> consumer) {
         long count = 0;
         try (PreparedStatement chunks = connection().prepareStatement(
