@@ -188,6 +188,14 @@ final class ResultsTable {
                                 + number(twoTrees.path("process_cpu_seconds")) + " CPU s)"
                                 : "not found in " + number(twoTrees.path("seconds")));
             }
+            JsonNode recorded = liveness.path("recorded_lock_server");
+            if (recorded.isObject()) {
+                single("  lock server recording: CPU per walk, rebuild (replay alone) / walking on, ms",
+                        number(recorded.path("prefix_cpu_ms_per_walk")) + " (" + number(recorded.path(
+                                "replay_only_cpu_ms_per_walk")) + ") / " + number(recorded.path("walk_cpu_ms_per_walk"))
+                                + " (" + recorded.path("walk_steps").asLong() / Math.max(1, recorded.path("walks")
+                                .asLong()) + " steps)");
+            }
         } else if (liveness.isObject()) {
             single("liveness", "not measured: " + liveness.path("reason").asText("not run"));
         }
