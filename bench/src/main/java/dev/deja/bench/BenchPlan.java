@@ -33,6 +33,14 @@ public record BenchPlan(String name, int rounds, Duration warmUp, Duration slice
         }
     }
 
+    /**
+     * Rounds of the one-shot {@code deja check} commands of the check section, each a process of its own (six per
+     * round and example, three of them starting a JVM and Python anew): one in the quick plan, three in the full one.
+     */
+    public int oneShotRounds() {
+        return "quick".equals(name) ? 1 : Math.min(3, rounds);
+    }
+
     /** About a minute on two quiet cores; the replayed trace is shorter than a million entries. */
     public static BenchPlan quick() {
         return new BenchPlan("quick", MIN_ROUNDS, Duration.ofSeconds(3), Duration.ofMillis(200), Duration.ofMillis(500), 200_000,

@@ -164,8 +164,11 @@ final class ResultsTable {
         }
         JsonNode liveness = r.path("liveness");
         if (liveness.isObject() && !liveness.path("measured").isBoolean()) {
-            for (String run : java.util.List.of("randtree_walks", "chord_walks")) {
+            for (String run : java.util.List.of("randtree_walks", "chord_walks", "randtree_two_trees_walks")) {
                 JsonNode figures = liveness.path(run);
+                if (figures.isMissingNode()) {
+                    continue; // results of a run before the two-trees figures
+                }
                 single("liveness " + run.replace("_walks", "") + ": walks/s to dmax " + number(liveness.path("dmax"))
                         + " (per CPU s)", number(figures.path("walks_per_s")) + " (" + number(figures.path("walks_per_cpu_s"))
                         + ")");
@@ -176,6 +179,23 @@ final class ResultsTable {
                     + number(critical.path("step")) + ", " + critical.path("node").asText() + "; "
                     + number(critical.path("process_cpu_seconds")) + " CPU s)"
                     : "not found in " + number(critical.path("seconds")));
+            JsonNode twoTrees = liveness.path("randtree_two_trees_critical_transition");
+            if (twoTrees.isObject()) {
+                single("  randtree two-trees no-recovery-timer: time to the critical transition, s",
+                        twoTrees.path("found").asBoolean() ? number(twoTrees.path("seconds")) + " ("
+                                + twoTrees.path("verdict").asText() + " at step " + twoTrees.path("step").asLong() + ", "
+                                + twoTrees.path("node").asText() + " " + twoTrees.path("event").asText() + "; "
+                                + number(twoTrees.path("process_cpu_seconds")) + " CPU s)"
+                                : "not found in " + number(twoTrees.path("seconds")));
+            }
+            JsonNode recorded = liveness.path("recorded_lock_server");
+            if (recorded.isObject()) {
+                single("  lock server recording: CPU per walk, rebuild (replay alone) / walking on, ms",
+                        number(recorded.path("prefix_cpu_ms_per_walk")) + " (" + number(recorded.path(
+                                "replay_only_cpu_ms_per_walk")) + ") / " + number(recorded.path("walk_cpu_ms_per_walk"))
+                                + " (" + recorded.path("walk_steps").asLong() / Math.max(1, recorded.path("walks")
+                                .asLong()) + " steps)");
+            }
         } else if (liveness.isObject()) {
             single("liveness", "not measured: " + liveness.path("reason").asText("not run"));
         }

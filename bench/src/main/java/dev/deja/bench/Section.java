@@ -18,8 +18,9 @@ public enum Section {
      */
     EXPLORE,
     /**
-     * Random walks/s to dmax with MaceMC's liveness predicates (RandTree OneRoot, Chord AllNodes), and the time to
-     * the critical transition of Chord's succ-succ-hash bug.
+     * Random walks/s to dmax with MaceMC's liveness predicates (RandTree OneRoot, Chord AllNodes, RandTree OneRoot in
+     * MaceMC's two-trees scenario), and the time to the critical transition of Chord's succ-succ-hash bug and of
+     * RandTree's no-recovery-timer in the two-trees scenario.
      */
     LIVENESS,
     /** Opening a long trace in the viewer and the frame time while panning ({@code deja view}'s drawing, off screen). */

@@ -178,7 +178,6 @@ public final class Checker {
         try (ScriptEvaluator evaluator = new ScriptEvaluator(text, script.toString(), options.predicateTimeout(),
                 options.scriptOutput())) {
             List<TableSchema> schemas = evaluator.schemas();
-            evaluator.nodeDeaths(NodeDeaths.of(Trace.open(trace)));
             boolean wholeTrace = options.fromPosition() == 0 && options.toPosition() == Long.MAX_VALUE
                     && options.limit() == Long.MAX_VALUE;
             // The script's file name, like line numbers, shows only in error findings' tracebacks (Fingerprint.lines).
@@ -192,6 +191,7 @@ public final class Checker {
             if (unservable.isPresent() && !unservable.get().equals(StateHistory.NO_HISTORY)) {
                 options.listener().notice("replaying the trace: " + unservable.get());
             }
+            evaluator.nodeDeaths(NodeDeaths.of(Trace.open(trace)));
             Run run = new Run(evaluator, options, history, null);
             if (wholeTrace) {
                 evaluator.recordDerived();
@@ -278,8 +278,11 @@ public final class Checker {
         StepFilter filter;
         // The derived values evaluated over the whole history (null: every one), whose values can be stored anew.
         Set<String> evaluated = null;
+        // Whether what is evaluated may read the built-in nodes table, which needs the trace's node deaths.
+        boolean readsNodes = !active.isEmpty() || stored.isEmpty();
         if (!reused.isEmpty() || !served.names().isEmpty()) {
             PredicateFingerprints.Reach reach = PredicateFingerprints.reach(text, globals, active, served.names());
+            readsNodes = !active.isEmpty() && reach.builtins();
             Set<String> derived = new java.util.TreeSet<>(reach.derived());
             if (reach.builtins()) {
                 derived.addAll(allDerived);
@@ -294,14 +297,24 @@ public final class Checker {
         if (wholeTrace) {
             evaluator.recordDerived();
         }
+        if (readsNodes) {
+            evaluator.nodeDeaths(NodeDeaths.of(Trace.open(trace)));
+        }
         Run run = new Run(evaluator, options, history, filter);
         boolean stopped = false;
+        // Where the evaluated predicates read no table (only the built-ins' absence and served derived values), the
+        // steps where those change are all they need: the rest of the history is not even read.
+        boolean servedOnly = stored.isPresent() && evaluated != null && filter.tables != null && filter.tables.isEmpty();
         if (!active.isEmpty() || stored.isEmpty()) {
             try {
-                StepPipeline.runBatches("deja-check-history", sink -> history.replayHistory(0, sink), run::steps);
+                StepPipeline.runBatches("deja-check-history", sink -> servedOnly
+                        ? history.replayHistoryAt(filter.positions, sink) : history.replayHistory(0, sink), run::steps);
             } catch (Stop stop) {
                 // --to or --limit reached
                 stopped = true;
+            }
+            if (servedOnly) {
+                run.events = stored.get().eventsChecked();
             }
         } else {
             run.events = stored.get().eventsChecked();
@@ -312,7 +325,8 @@ public final class Checker {
             // The stored violations are the latest check's, whether it replayed or not.
             history.replaceViolations(report.violations());
         }
-        if (!stopped && wholeTrace) {
+        // With every predicate reused, what is stored stays as it is: nothing to write.
+        if (!stopped && wholeTrace && !active.isEmpty()) {
             run.storeResults(fingerprints, reused, report);
             // Kept as stored: the served ones, and those nothing evaluated whose fingerprint is unchanged.
             Map<String, String> storedDerived = stored.isPresent() ? history.derivedFingerprints() : Map.of();

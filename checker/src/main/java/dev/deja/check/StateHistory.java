@@ -47,6 +47,24 @@ public interface StateHistory extends AutoCloseable {
     long replayHistory(long fromPosition, Consumer<StateStep> consumer);
 
     /**
+     * Streams the first stored step and those at {@code positions}, in position order (what a re-check needs when only
+     * the changes of stored derived values matter to it); the same validity rule as {@link #replayHistory}. A store may
+     * read less than the whole history for it. Returns how many steps were given.
+     */
+    default long replayHistoryAt(java.util.Set<Long> positions, Consumer<StateStep> consumer) {
+        long[] given = {0};
+        boolean[] first = {true};
+        replayHistory(0, step -> {
+            if (first[0] || positions.contains(step.event().position())) {
+                consumer.accept(step);
+                given[0]++;
+            }
+            first[0] = false;
+        });
+        return given[0];
+    }
+
+    /**
      * Why the stored history cannot serve a check declaring {@code schemas} without a replay, or empty if it can: it is
      * complete and stores every declared table with the same class and at least its columns (a table whose
      * declaration lost columns or is gone is served from the stored one). {@link #replayHistory} then gives the stored

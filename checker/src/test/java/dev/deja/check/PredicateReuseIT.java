@@ -181,19 +181,6 @@ class PredicateReuseIT {
     }
 
     @Test
-    void recheck_otherDerivedValueEdited_reevaluatesItsReaderOnly() throws IOException {
-        String edited = BASE.replace("    best = 0\n", "    best = -1\n");
-        assertThat(edited).isNotEqualTo(BASE);
-        Checked recheck = recheckAndFresh(edited)[0];
-        assertThat(recheck.reused()).containsExactlyInAnyOrder("global_consistency", "all_accepted", "early_events",
-                "accepted_round_increasing");
-        assertThat(recheck.evaluations("rounds_small")).isPositive();
-        assertThat(recheck.evaluations("max_round")).isPositive();
-        assertThat(recheck.evaluations("decision")).isZero();
-        assertThat(recheck.evaluations("global_consistency")).isZero();
-    }
-
-    @Test
     void recheck_predicateReadingAnUnchangedDerivedValueEdited_getsItsStoredValues_notItsEvaluation()
             throws IOException {
         String edited = BASE.replace("    v = decision.versions()\n", "    unused = 0\n    v = decision.versions()\n");

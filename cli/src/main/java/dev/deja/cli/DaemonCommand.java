@@ -6,10 +6,10 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** Shows or stops the warm engine that runs check, sql and view --png for this user. */
+/** Shows or stops the warm engine that runs check, sql, view --png and explore for this user. */
 @Command(name = "daemon", mixinStandardHelpOptions = true,
         description = {"Show or stop the warm engine: a JVM with a live Python engine that the launcher starts on the "
-                + "first 'deja check', 'deja sql' or 'deja view --png' and reuses for the next ones, so that they do not "
+                + "first 'deja check', 'deja sql', 'deja view --png' or 'deja explore' and reuses for the next ones, so that they do not "
                 + "pay for a new JVM and Python context. It prints and writes exactly what a new JVM would, serves only "
                 + "this user (a socket in a private directory; the peer's user is checked), one working directory and "
                 + "environment at a time, and stops after 30 minutes without a command (DEJA_DAEMON_IDLE_SECONDS).",

@@ -132,6 +132,10 @@ final class LivenessColumn {
         out.println("liveness: walks of the simulated continuation from the state at the trace's end (handler call "
                 + liveness.values().iterator().next().endStep() + "); depths count steps past the end, dmax from the start");
         out.println("liveness: the walks ran on " + classified.network());
+        liveness.values().forEach(c -> c.critical().filter(t -> t.lastRecoverable() >= 0 && t.nearestLive().isEmpty())
+                .ifPresent(t -> out.printf(Locale.ROOT, "%s: no nearest live run: none of %d walks from handler call %d "
+                        + "reached a live state within dmax (raise --walks)%n", c.predicate(), t.walks(),
+                        t.lastRecoverable())));
         liveness.values().forEach(c -> c.critical().ifPresent(t -> t.evidence().ifPresent(e -> e.liveTrace().ifPresent(live -> {
             CriticalTransition.LiveWalk walk = t.nearestLive().orElseThrow();
             out.printf(Locale.ROOT, "%s: nearest live run %s (a walk from handler call %d%s; live at step %d)%n",

@@ -50,26 +50,49 @@ public final class RecordedLiveness {
      * @param liveDepths     for each live walk, the steps it took after the end of the recording, ascending
      * @param walkSteps      simulated steps run by all the walks (the replayed prefixes not counted)
      * @param critical       for a dead state, the critical transition inside the recorded run
+     * @param cost           what the walks from the end cost (not those of the critical transition's search)
      */
     public record Classification(String predicate, long openedAt, long openedAtStep, long endStep, Verdict verdict,
                                  int walks, int live, int maxDepth, List<Long> liveDepths, long walkSteps,
-                                 Optional<CriticalTransition> critical) {
+                                 Optional<CriticalTransition> critical, Cost cost) {
         public Classification {
             Objects.requireNonNull(predicate, "predicate");
             liveDepths = List.copyOf(liveDepths);
             Objects.requireNonNull(critical, "critical");
+            Objects.requireNonNull(cost, "cost");
+        }
+
+        /** A classification whose cost was not measured. */
+        public Classification(String predicate, long openedAt, long openedAtStep, long endStep, Verdict verdict,
+                              int walks, int live, int maxDepth, List<Long> liveDepths, long walkSteps,
+                              Optional<CriticalTransition> critical) {
+            this(predicate, openedAt, openedAtStep, endStep, verdict, walks, live, maxDepth, liveDepths, walkSteps,
+                    critical, Cost.UNMEASURED);
         }
 
         /** The same classification with {@code value} as its critical transition (e.g. once its evidence is written). */
         public Classification withCritical(CriticalTransition value) {
             return new Classification(predicate, openedAt, openedAtStep, endStep, verdict, walks, live, maxDepth,
-                    liveDepths, walkSteps, Optional.of(value));
+                    liveDepths, walkSteps, Optional.of(value), cost);
         }
 
         /** The share of walks that reached a live state. */
         public double liveShare() {
             return walks == 0 ? 0 : (double) live / walks;
         }
+    }
+
+    /**
+     * The CPU time of the walking thread the walks from the end took, split at the hand-over: every walk first rebuilds
+     * the recorded state by replaying the recording (no snapshot), evaluating the predicates over the replayed handler
+     * calls, then walks on under the simulator.
+     *
+     * @param prefixCpuNanos the rebuilding, over all walks
+     * @param walkCpuNanos   the walking on, over all walks
+     */
+    public record Cost(long prefixCpuNanos, long walkCpuNanos) {
+        /** Not measured. */
+        public static final Cost UNMEASURED = new Cost(0, 0);
     }
 
     /**
@@ -98,6 +121,7 @@ public final class RecordedLiveness {
                     knownRecoverable), explore, walks, options).run());
         }
         return new Classification(predicate, openedAt, openedAtStep, origin.steps(), verdict, walks, end.live(),
-                explore.maxDepth(), end.liveDepths(), end.steps(), critical);
+                explore.maxDepth(), end.liveDepths(), end.steps(), critical,
+                new Cost(end.prefixCpuNanos(), end.walkCpuNanos()));
     }
 }

@@ -139,6 +139,35 @@ class ExploreFromTraceIT {
                 .orElseThrow(() -> new AssertionError("the checker finds no global_consistency in " + evidence.trace()));
         assertThat(first.event().position()).as("the checker's position in the written trace").isEqualTo(evidence.position())
                 .isGreaterThan(POSITION);
+
+        // The liveness search's walks from the found path: a prefix inside the replayed part starts from the
+        // recording's own state there (what the recording did next is not forced), later ones from the hand-over.
+        WalkOrigin origin = WalkOrigin.ofSchedule(settings, report.findings().stream()
+                .filter(f -> f.predicate().equals("global_consistency")).findFirst().orElseThrow().schedule(), LOADER,
+                Optional.of(start));
+        long handOver = start.handlerCalls();
+        long inside = handOver / 2;
+        assertThat(origin.start(inside).orElseThrow().position()).isEqualTo(start.recording()
+                .positionAfterHandlerCalls(inside));
+        assertThat(origin.start(handOver + 1)).contains(start);
+        long[] replayed = {0};
+        origin.run(inside, dev.deja.sim.ChoiceSource.seeded(7), new dev.deja.sim.StepObserver() {
+            @Override
+            public boolean replayedStep(dev.deja.sim.SimulatedStep step, View view) {
+                replayed[0]++;
+                return true;
+            }
+
+            @Override
+            public boolean afterStep(dev.deja.sim.SimulatedStep step, View view) {
+                assertThat(step.step()).as("the first step after the rebuilt prefix").isEqualTo(inside);
+                return false;
+            }
+        }, LOADER);
+        assertThat(replayed[0]).as("handler calls replayed for prefix %d (hand-over at %d)", inside, handOver)
+                .isEqualTo(inside);
+        assertThat(origin.schedule(inside, List.of(), inside + 1).orElseThrow().answers())
+                .as("a walk's schedule from a recorded prefix holds the walk's answers alone").isEmpty();
     }
 
     @Test

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The lock server's livelock (WiDS Checker section 4.2; {@code release-retry-livelock}): a recorded run of a server and
- * two clients (seed 6, 4 s of virtual time) ends at its time limit with the server's pending queue not empty, an open
+ * two clients (seed 6, 2 s of virtual time, 91 handler calls) ends at its time limit with the server's pending queue not empty, an open
  * {@code queue_empty} span in the checker's report. Random walks from the state replay rebuilds at the end of the
  * recording classify it; the figures behind the verdict are printed and must add up.
  */
@@ -33,7 +33,7 @@ class RecordedLivenessIT {
 
     private static SimulationSettings.Builder lockServer() {
         return ExampleSimulation.settings(Examples.byName("lockserver").orElseThrow(), 3,
-                Optional.of("release-retry-livelock")).seed(6).maxVirtualMillis(4000);
+                Optional.of("release-retry-livelock")).seed(6).maxVirtualMillis(2000);
     }
 
     @Test
@@ -49,9 +49,9 @@ class RecordedLivenessIT {
         assertThat(open.predicate()).isEqualTo("queue_empty");
 
         TraceStart.Recording recording = TraceStart.Recording.read(recorded);
-        // Short for the default build: K = 2 walks, each up to 600 steps past the recording's end.
+        // Short for the default build: K = 2 walks, each up to 300 steps past the recording's end.
         int walks = 2;
-        int maxDepth = (int) recording.handlerCalls() + 600;
+        int maxDepth = (int) recording.handlerCalls() + 300;
         ExploreSettings explore = ExploreSettings.builder().seed(1).workers(1).maxDepth(maxDepth).build();
         SimulationSettings network = lockServer().stop(SimulationSettings.Stop.AT_LIMIT)
                 .maxVirtualMillis(SimulationSettings.UNLIMITED_VIRTUAL_MILLIS).build();
@@ -75,6 +75,13 @@ class RecordedLivenessIT {
             CriticalTransition critical = verdict.critical().orElseThrow();
             assertThat(critical.step()).as("the critical step lies inside the span; %s", REPRODUCE)
                     .isBetween(verdict.openedAtStep(), verdict.endStep());
+            // The nearest live run is a walk from the recording's own state before the critical step.
+            critical.nearestLive().ifPresent(live -> {
+                assertThat(live.prefix()).isEqualTo(critical.lastRecoverable());
+                assertThat(live.start().orElseThrow().position())
+                        .isEqualTo(recording.positionAfterHandlerCalls(live.prefix()));
+                assertThat(live.schedule().orElseThrow().steps()).isEqualTo(live.liveAtStep());
+            });
         }
     }
 }

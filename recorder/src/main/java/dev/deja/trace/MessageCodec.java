@@ -50,7 +50,10 @@ public final class MessageCodec {
             return new PlanCell();
         }
     };
-    private static final Map<ClassLoader, MessageCodec> SHARED = new WeakHashMap<>();
+    // Softly held: a codec holds its loader, so a strongly held value would keep its weak key alive for ever (every
+    // user class path a long-lived process, such as the warm engine, explored with); under memory pressure the
+    // codecs of loaders no one uses any more go, and their loaders with them.
+    private static final Map<ClassLoader, java.lang.ref.SoftReference<MessageCodec>> SHARED = new WeakHashMap<>();
 
     public MessageCodec(ClassLoader classLoader) {
         this.classLoader = classLoader;
@@ -70,12 +73,18 @@ public final class MessageCodec {
 
     /**
      * One codec per class loader for this process, so that runs after the first (a search runs thousands) find
-     * Jackson's serializers and deserializers already built. The codec holds its loader, so a loader that has
-     * one stays loaded for as long as the process runs.
+     * Jackson's serializers and deserializers already built. The codec holds its loader; the process keeps it
+     * (and the loader) until memory runs short and no one uses it.
      */
     public static MessageCodec shared(ClassLoader classLoader) {
         synchronized (SHARED) {
-            return SHARED.computeIfAbsent(classLoader, MessageCodec::new);
+            java.lang.ref.SoftReference<MessageCodec> held = SHARED.get(classLoader);
+            MessageCodec codec = held == null ? null : held.get();
+            if (codec == null) {
+                codec = new MessageCodec(classLoader);
+                SHARED.put(classLoader, new java.lang.ref.SoftReference<>(codec));
+            }
+            return codec;
         }
     }
 

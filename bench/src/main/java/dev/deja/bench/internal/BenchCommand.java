@@ -51,6 +51,10 @@ public final class BenchCommand implements Callable<Integer>, ContributedCommand
             description = "Run only these sections: recording, trace-size, replay, check, simulation, explore, liveness, viewer.")
     List<String> only;
 
+    @Option(names = "--examples", paramLabel = "NAMES", split = ",",
+            description = "With the check section: check only these examples (e.g. paxos,store); default: every one with a script.")
+    List<String> examples;
+
     @Option(names = "--work", paramLabel = "DIR",
             description = "Keep the traces, logs and dumps in DIR (new or empty) instead of a temporary directory that is deleted.")
     Path work;
@@ -71,8 +75,16 @@ public final class BenchCommand implements Callable<Integer>, ContributedCommand
         Path results = out != null ? out : Installation.file("bench/results/latest.json");
         boolean temporary = work == null;
         Path directory = temporary ? Files.createTempDirectory("deja-bench-") : work;
+        Set<String> names = new java.util.TreeSet<>();
+        for (String name : examples == null ? List.<String>of() : examples) {
+            if (dev.deja.examples.Examples.all().stream().noneMatch(e -> e.name().equals(name.strip()))) {
+                throw new IllegalArgumentException("--examples: unknown example '" + name + "'; the examples are "
+                        + dev.deja.examples.Examples.all().stream().map(dev.deja.examples.Example::name).toList());
+            }
+            names.add(name.strip());
+        }
         BenchSettings settings = new BenchSettings(quick ? BenchPlan.quick() : BenchPlan.full(), sections, directory,
-                Installation.file(""));
+                Installation.file(""), names);
         BenchReport report;
         try {
             report = Benchmarks.run(settings, System.err);

@@ -73,7 +73,11 @@ final class CheckBenchmark {
         Map<String, ObjectNode> rechecks = new LinkedHashMap<>();
         ObjectNode baselines = Results.object();
         List<String> skipped = new ArrayList<>();
+        Set<String> chosen = workspace.settings().examples();
         for (Example example : Examples.all()) {
+            if (!chosen.isEmpty() && !chosen.contains(example.name())) {
+                continue;
+            }
             if (example.script().isEmpty()) {
                 skipped.add(example.name() + " (names no predicate script)");
                 continue;
@@ -194,7 +198,7 @@ final class CheckBenchmark {
         rechecks.put(example.name(), recheck);
 
         if (oneShot.available()) {
-            ObjectNode processes = oneShot.measure(example.name(), trace, script, edited, Math.min(3, plan.rounds()));
+            ObjectNode processes = oneShot.measure(example.name(), trace, script, edited, plan.oneShotRounds());
             processes.put("events_checked", events[0]);
             oneShots.set(example.name(), processes);
         } else {

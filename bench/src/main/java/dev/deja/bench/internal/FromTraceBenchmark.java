@@ -71,7 +71,7 @@ final class FromTraceBenchmark {
     }
 
     /** Mean wall and CPU milliseconds (this thread's) of {@code times} rebuilds. */
-    private static double[] rebuild(SimulationSettings settings, TraceStart start, int times) {
+    static double[] rebuild(SimulationSettings settings, TraceStart start, int times) {
         StepObserver stopAtFirstSimulatedStep = new StepObserver() {
             @Override
             public boolean replayedStep(SimulatedStep step, View view) {

@@ -2,6 +2,10 @@ package dev.deja.bench.internal;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.deja.check.CheckReport;
+import dev.deja.check.Checker;
+import dev.deja.check.InMemoryStateHistory;
+import dev.deja.check.Violation;
 import dev.deja.examples.ExampleSimulation;
 import dev.deja.examples.Examples;
 import dev.deja.explore.CriticalTransition;
@@ -9,10 +13,14 @@ import dev.deja.explore.ExploreReport;
 import dev.deja.explore.ExploreSettings;
 import dev.deja.explore.Explorer;
 import dev.deja.explore.Liveness;
+import dev.deja.explore.RecordedLiveness;
 import dev.deja.explore.Strategy;
 import dev.deja.sim.SimulationSettings;
+import dev.deja.sim.Simulator;
+import dev.deja.sim.TraceStart;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -22,7 +30,10 @@ import java.util.Optional;
  *   <li>random walks/s to dmax ({@value #DMAX} steps; runs bounded by steps alone) on RandTree (4 nodes, OneRoot) and
  *   Chord (5 nodes, AllNodes): each explored path is one such walk;</li>
  *   <li>the time to a critical transition: Chord with {@code succ-succ-hash}, one path to dmax, then the search with
- *   {@value #WALKS} walks per prefix (it names the node failure, C1).</li>
+ *   {@value #WALKS} walks per prefix (it names the node failure, C1);</li>
+ *   <li>the same for RandTree in MaceMC's scenario ({@code topology=two-trees}, 5 nodes, {@code no-recovery-timer},
+ *   a {@value #TWO_TREES_WINDOW_MILLIS} ms timer window): walks/s to dmax of that configuration, and the time to its
+ *   critical transition (the bootstrap's self-join, C1).</li>
  * </ul>
  * Each walk figure follows a warm-up run of the same kind (the Python context and the predicate JIT warm up once);
  * the critical transition is timed from a cold start of its own Python contexts, with the JVM's CPU time beside it.
@@ -30,6 +41,8 @@ import java.util.Optional;
 final class LivenessBenchmark {
     static final int DMAX = 2000;
     static final int WALKS = 10;
+    /** The timer window the two-trees search needs for a nearest live run (docs/liveness.md). */
+    static final long TWO_TREES_WINDOW_MILLIS = 20;
     private static final Path LIVENESS = Path.of("scripts", "liveness");
     private final Workspace workspace;
 
@@ -43,8 +56,64 @@ final class LivenessBenchmark {
         out.put("dmax", DMAX);
         out.set("randtree_walks", walks(settings("randtree", 4, null), root.resolve(LIVENESS).resolve("randtree_one_root.py"), 6));
         out.set("chord_walks", walks(settings("chord", 5, null), root.resolve(LIVENESS).resolve("chord_all_nodes.py"), 4));
-        out.set("chord_critical_transition", critical(root.resolve(LIVENESS).resolve("chord_all_nodes.py")));
+        out.set("chord_critical_transition", critical(settings("chord", 5, "succ-succ-hash"), 0,
+                root.resolve(LIVENESS).resolve("chord_all_nodes.py")));
+        Path oneRoot = root.resolve(LIVENESS).resolve("randtree_one_root.py");
+        SimulationSettings twoTrees = twoTreesSettings();
+        out.put("two_trees_window_ms", TWO_TREES_WINDOW_MILLIS);
+        out.set("randtree_two_trees_walks", walks(twoTrees, TWO_TREES_WINDOW_MILLIS, oneRoot, 6));
+        out.set("randtree_two_trees_critical_transition", critical(twoTrees, TWO_TREES_WINDOW_MILLIS, oneRoot));
+        out.set("recorded_lock_server", recordedLockServer(root.resolve("scripts").resolve("lockserver.py")));
         return out;
+    }
+
+    /** Walks from the end of a recording, past its end. */
+    static final int RECORDED_EXTRA_DEPTH = 600;
+    static final int RECORDED_WALKS = 4;
+
+    /**
+     * {@code check --classify-liveness} on the lock server's livelock (3 nodes, seed 6, 4 s): what a walk from the
+     * recorded end state costs, split at the hand-over. Each walk rebuilds the state by replaying the whole recording
+     * (no snapshot) with the predicates evaluated over it, then walks on; the replay alone is measured too (no
+     * predicates, each rebuild stopped before the first simulated step). CPU time of the walking thread.
+     */
+    private ObjectNode recordedLockServer(Path script) {
+        SimulationSettings.Builder lock = ExampleSimulation.settings(Examples.byName("lockserver").orElseThrow(), 3,
+                Optional.of("release-retry-livelock")).seed(6);
+        SimulationSettings recordedSettings = lock.maxVirtualMillis(4000).build();
+        Path recorded = workspace.path("liveness/lock");
+        Simulator.run(recordedSettings, recorded, Workspace.options(recordedSettings));
+        TraceStart.Recording recording = TraceStart.Recording.read(recorded);
+        SimulationSettings walks = lock.stop(SimulationSettings.Stop.AT_LIMIT)
+                .maxVirtualMillis(SimulationSettings.UNLIMITED_VIRTUAL_MILLIS).build();
+        TraceStart end = new TraceStart(recording.entries() - 1, recording);
+        FromTraceBenchmark.rebuild(walks, end, 20); // warm-up
+        double[] rebuild = FromTraceBenchmark.rebuild(walks, end, 20);
+        CheckReport checked = Checker.check(recorded, script, Checker.Options.defaults().withReuseHistory(false),
+                new InMemoryStateHistory());
+        Violation open = checked.violations().stream().filter(Violation::openAtEnd).findFirst()
+                .orElseThrow(() -> new IllegalStateException("the lock server's recording has no open span"));
+        int dmax = (int) recording.handlerCalls() + RECORDED_EXTRA_DEPTH;
+        ExploreSettings explore = ExploreSettings.builder().seed(1).workers(1).maxDepth(dmax).build();
+        RecordedLiveness.Classification c = RecordedLiveness.classify(recording, open.predicate(), open.event().position(),
+                walks, explore, RECORDED_WALKS, false, Explorer.Options.defaults().withScript(script));
+        double prefixMs = c.cost().prefixCpuNanos() / 1e6 / c.walks();
+        double walkMs = c.cost().walkCpuNanos() / 1e6 / c.walks();
+        ObjectNode node = JsonNodeFactory.instance.objectNode();
+        node.put("handler_calls", recording.handlerCalls());
+        node.put("walks", c.walks());
+        node.put("dmax", dmax);
+        node.put("walk_steps", c.walkSteps());
+        node.put("verdict", c.verdict().label());
+        node.put("replay_only_cpu_ms_per_walk", Results.round(rebuild[1]));
+        node.put("prefix_cpu_ms_per_walk", Results.round(prefixMs));
+        node.put("walk_cpu_ms_per_walk", Results.round(walkMs));
+        node.put("prefix_share", Results.round(prefixMs / Math.max(1e-9, prefixMs + walkMs)));
+        workspace.progress().say("liveness from a recording: lock server, %d handler calls; per walk %.1f ms CPU "
+                        + "rebuilding (%.1f ms of it replay alone), %.1f ms walking %d steps on; %s",
+                recording.handlerCalls(), prefixMs, rebuild[1], walkMs, c.walkSteps() / Math.max(1, c.walks()),
+                c.verdict().label());
+        return node;
     }
 
     private static SimulationSettings settings(String example, int nodes, String bug) {
@@ -53,15 +122,27 @@ final class LivenessBenchmark {
                 .build();
     }
 
-    private static ExploreSettings explore(long seed, long paths, int walks) {
+    /** RandTree in MaceMC's scenario: 5 nodes, only the bootstrap knows the second tree, no recovery timer. */
+    private static SimulationSettings twoTreesSettings() {
+        return ExampleSimulation.settings(Examples.byName("randtree").orElseThrow(), 5, Optional.of("no-recovery-timer"),
+                        Map.of("topology", "two-trees")).seed(1)
+                .maxVirtualMillis(SimulationSettings.UNLIMITED_VIRTUAL_MILLIS).stop(SimulationSettings.Stop.AT_LIMIT)
+                .build();
+    }
+
+    private static ExploreSettings explore(long seed, long paths, int walks, long windowMillis) {
         return ExploreSettings.builder().strategy(Strategy.RANDOM).seed(seed).maxPaths(paths).maxDepth(DMAX).workers(1)
-                .walks(walks).build();
+                .walks(walks).windowMillis(windowMillis).build();
     }
 
     private ObjectNode walks(SimulationSettings settings, Path script, int paths) {
+        return walks(settings, 0, script, paths);
+    }
+
+    private ObjectNode walks(SimulationSettings settings, long windowMillis, Path script, int paths) {
         Explorer.Options options = Explorer.Options.defaults().withScript(script);
-        Explorer.start(settings, explore(99, 1, 0), options).run(); // warm-up
-        ExploreReport report = Explorer.start(settings, explore(1, paths, 0), options).run();
+        Explorer.start(settings, explore(99, 1, 0, windowMillis), options).run(); // warm-up
+        ExploreReport report = Explorer.start(settings, explore(1, paths, 0, windowMillis), options).run();
         ObjectNode node = JsonNodeFactory.instance.objectNode();
         double seconds = report.elapsed().toNanos() / 1e9;
         double cpu = report.cpu().toNanos() / 1e9;
@@ -79,10 +160,9 @@ final class LivenessBenchmark {
         return node;
     }
 
-    private ObjectNode critical(Path script) {
-        SimulationSettings settings = settings("chord", 5, "succ-succ-hash");
+    private ObjectNode critical(SimulationSettings settings, long windowMillis, Path script) {
         Explorer.Options options = Explorer.Options.defaults().withScript(script);
-        ExploreSettings explore = explore(1, 1, WALKS);
+        ExploreSettings explore = explore(1, 1, WALKS, windowMillis);
         long cpuStart = processCpuNanos();
         long start = System.nanoTime();
         ExploreReport report = Explorer.start(settings, explore, options).run();
@@ -107,8 +187,8 @@ final class LivenessBenchmark {
             node.put("walk_steps", c.totalSteps());
             node.put("prefixes_probed", c.probes().size());
         });
-        workspace.progress().say("liveness: chord succ-succ-hash critical transition %s in %.1f s (%.1f s exploring, "
-                        + "%.1f s searching)", found.map(c -> c.verdict().label() + " at step " + c.step() + ", " + c.node()
+        workspace.progress().say("liveness: %s critical transition %s in %.1f s (%.1f s exploring, "
+                        + "%.1f s searching)", script.getFileName(), found.map(c -> c.verdict().label() + " at step " + c.step() + ", " + c.node()
                         + " " + c.event()).orElse("NOT found"), (end - start) / 1e9, (explored - start) / 1e9,
                 (end - explored) / 1e9);
         return node;

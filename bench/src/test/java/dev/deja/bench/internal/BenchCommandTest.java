@@ -22,6 +22,19 @@ class BenchCommandTest {
         Object command = commandLine.getSubcommands().get("bench").getCommand();
         assertThat(command).isInstanceOf(BenchCommand.class);
         assertThat(exit).isZero();
-        assertThat(out.toString()).startsWith("Usage: deja bench").contains("--quick", "--only");
+        assertThat(out.toString()).startsWith("Usage: deja bench").contains("--quick", "--only", "--examples");
+    }
+
+    @Test
+    void bench_unknownExample_isAUsageErrorNamingTheExamples() {
+        CommandLine commandLine = DejaCli.commandLine();
+        StringWriter out = new StringWriter();
+        commandLine.setOut(new PrintWriter(out));
+        commandLine.setErr(new PrintWriter(out));
+
+        int exit = commandLine.execute("bench", "--only", "check", "--examples", "paxos,nosuch");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(out.toString()).contains("--examples: unknown example 'nosuch'; the examples are [").contains("paxos");
     }
 }

@@ -88,7 +88,7 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     private static final String QUERY_TABLES = "query_tables";
     /** The tables a check writes itself (upper case); the others are built for queries. */
     private static final Set<String> CHECK_TABLES = Set.of("DEJA_META", "DEJA_STEPS", "VIOLATIONS", "PREDICATE_RESULTS",
-            "DERIVED_RESULTS", "DERIVED_CHANGES");
+            "DEJA_DERIVED_RESULTS", "DEJA_DERIVED_CHANGES");
     /** Rows inserted by one statement: H2's cost per statement is about that of a row. */
     private static final int ROWS_PER_STATEMENT = 50;
     private static final ObjectMapper JSON = JsonMapper.builder().addModule(new Jdk8Module())
@@ -774,12 +774,12 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     @Override
     public Map<String, String> derivedFingerprints() {
         try {
-            if (!isComplete() || !tableExists("DERIVED_RESULTS")) {
+            if (!isComplete() || !tableExists("DEJA_DERIVED_RESULTS")) {
                 return Map.of();
             }
             Map<String, String> out = new LinkedHashMap<>();
             try (Statement statement = connection().createStatement();
-                 ResultSet rows = statement.executeQuery("SELECT derived, fingerprint FROM derived_results ORDER BY derived")) {
+                 ResultSet rows = statement.executeQuery("SELECT derived, fingerprint FROM deja_derived_results ORDER BY derived")) {
                 while (rows.next()) {
                     out.put(rows.getString(1), rows.getString(2));
                 }
@@ -793,12 +793,12 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     @Override
     public List<DerivedValues.Change> derivedChanges(String name) {
         try {
-            if (!tableExists("DERIVED_CHANGES")) {
+            if (!tableExists("DEJA_DERIVED_CHANGES")) {
                 return List.of();
             }
             List<DerivedValues.Change> out = new ArrayList<>();
             try (PreparedStatement select = connection().prepareStatement(
-                    "SELECT position, value_repr, reads FROM derived_changes WHERE derived = ? ORDER BY id")) {
+                    "SELECT position, value_repr, reads FROM deja_derived_changes WHERE derived = ? ORDER BY id")) {
                 select.setString(1, name);
                 select.setFetchSize(1000);
                 try (ResultSet rows = select.executeQuery()) {
@@ -819,22 +819,22 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     public void storeDerivedValues(Map<String, DerivedValues> fresh, Set<String> kept) {
         requireWritable();
         try (Statement statement = connection().createStatement()) {
-            statement.execute("CREATE TABLE IF NOT EXISTS derived_results(derived VARCHAR PRIMARY KEY,"
+            statement.execute("CREATE TABLE IF NOT EXISTS deja_derived_results(derived VARCHAR PRIMARY KEY,"
                     + " fingerprint VARCHAR NOT NULL)");
-            statement.execute("CREATE TABLE IF NOT EXISTS derived_changes(id BIGINT AUTO_INCREMENT PRIMARY KEY,"
+            statement.execute("CREATE TABLE IF NOT EXISTS deja_derived_changes(id BIGINT AUTO_INCREMENT PRIMARY KEY,"
                     + " derived VARCHAR NOT NULL, position BIGINT NOT NULL, value_repr CHARACTER LARGE OBJECT,"
                     + " reads VARCHAR)");
-            statement.execute("CREATE INDEX IF NOT EXISTS derived_changes_by_name ON derived_changes(derived, id)");
+            statement.execute("CREATE INDEX IF NOT EXISTS deja_derived_changes_by_name ON deja_derived_changes(derived, id)");
             List<String> forgotten = new ArrayList<>();
-            try (ResultSet rows = statement.executeQuery("SELECT derived FROM derived_results")) {
+            try (ResultSet rows = statement.executeQuery("SELECT derived FROM deja_derived_results")) {
                 while (rows.next()) {
                     if (!kept.contains(rows.getString(1))) {
                         forgotten.add(rows.getString(1));
                     }
                 }
             }
-            try (PreparedStatement deleteResult = connection().prepareStatement("DELETE FROM derived_results WHERE derived = ?");
-                 PreparedStatement deleteChanges = connection().prepareStatement("DELETE FROM derived_changes WHERE derived = ?")) {
+            try (PreparedStatement deleteResult = connection().prepareStatement("DELETE FROM deja_derived_results WHERE derived = ?");
+                 PreparedStatement deleteChanges = connection().prepareStatement("DELETE FROM deja_derived_changes WHERE derived = ?")) {
                 for (String name : forgotten) {
                     deleteResult.setString(1, name);
                     deleteResult.executeUpdate();
@@ -843,9 +843,9 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
                 }
             }
             try (PreparedStatement result = connection().prepareStatement(
-                    "INSERT INTO derived_results(derived, fingerprint) VALUES (?, ?)");
+                    "INSERT INTO deja_derived_results(derived, fingerprint) VALUES (?, ?)");
                  PreparedStatement change = connection().prepareStatement(
-                         "INSERT INTO derived_changes(derived, position, value_repr, reads) VALUES (?, ?, ?, ?)")) {
+                         "INSERT INTO deja_derived_changes(derived, position, value_repr, reads) VALUES (?, ?, ?, ?)")) {
                 for (Map.Entry<String, DerivedValues> entry : fresh.entrySet()) {
                     if (kept.contains(entry.getKey())) {
                         continue;
@@ -871,6 +871,52 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
         } catch (SQLException | JsonProcessingException e) {
             throw failure("store the derived values", e);
         }
+    }
+
+    @Override
+    public long replayHistoryAt(Set<Long> positions, Consumer<StateStep> consumer) {
+        // Only the chunks holding one of the positions (and the first) are read and decoded.
+        List<Long> wanted = new ArrayList<>(positions);
+        Collections.sort(wanted);
+        long count = 0;
+        try (Statement statement = connection().createStatement();
+             ResultSet ranges = statement.executeQuery(
+                     "SELECT first_position, last_position FROM deja_steps ORDER BY first_position")) {
+            List<Long> firsts = new ArrayList<>();
+            int at = 0;
+            boolean first = true;
+            while (ranges.next()) {
+                long from = ranges.getLong(1);
+                long to = ranges.getLong(2);
+                while (at < wanted.size() && wanted.get(at) < from) {
+                    at++;
+                }
+                if (first || (at < wanted.size() && wanted.get(at) <= to)) {
+                    firsts.add(from);
+                }
+                first = false;
+            }
+            boolean firstStep = true;
+            try (PreparedStatement chunk = connection().prepareStatement("SELECT steps FROM deja_steps WHERE first_position = ?")) {
+                for (long from : firsts) {
+                    chunk.setLong(1, from);
+                    try (ResultSet rows = chunk.executeQuery()) {
+                        while (rows.next()) {
+                            for (StateStep step : StepChunk.read(rows.getBytes(1))) {
+                                if (firstStep || positions.contains(step.event().position())) {
+                                    consumer.accept(step);
+                                    count++;
+                                }
+                                firstStep = false;
+                            }
+                        }
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            throw failure("read the stored history", e);
+        }
+        return count;
     }
 
     @Override

@@ -437,9 +437,10 @@ public final class ExplorationRun implements Exploration {
                         || (result.steps() == current.steps() && result.path() < current.path())) {
                     Schedule whole = result.recorder().schedule(result.recorder().size(), exploration, result.steps(),
                             result.ending() == SimulationResult.Ending.STOPPED);
+                    // Steps are counted from 1 here, as the critical transition and the findings table count them.
                     nonLiveFrom.put(open.getKey(), open.getValue() + 1);
                     best.put(key, new Finding(open.getKey(), Finding.Kind.EVENTUALLY_OPEN_AT_END, 1, result.path(),
-                            result.steps(), "", "false since step " + open.getValue() + " to the end", 0, -1, -1, "",
+                            result.steps(), "", "false from step " + (open.getValue() + 1) + " to the end", 0, -1, -1, "",
                             Map.of(), whole, Optional.empty()));
                 }
             }

@@ -19,8 +19,11 @@ public final class RecordedSpans {
     private RecordedSpans() {
     }
 
-    /** What the walks from the end did. */
-    public record EndWalks(int live, List<Long> liveDepths, long steps) {
+    /**
+     * What the walks from the end did, and the CPU time of the walking thread they took: rebuilding the state (the
+     * prefix's replay, with the predicates evaluated over it) and walking on from it.
+     */
+    public record EndWalks(int live, List<Long> liveDepths, long steps, long prefixCpuNanos, long walkCpuNanos) {
     }
 
     public static EndWalks walkFromEnd(TraceOrigin origin, String predicate, ExploreSettings explore, int walks,
@@ -35,6 +38,8 @@ public final class RecordedSpans {
         int live = 0;
         long steps = 0;
         List<Long> depths = new ArrayList<>();
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long[] cpu = {0, 0};
         try (LiveMonitor monitor = new LiveMonitor(text, options.script().get().toString(), options.classLoader(),
                 options.predicateTimeout(), options.scriptOutput())) {
             if (!monitor.predicates().contains(predicate)) {
@@ -48,6 +53,8 @@ public final class RecordedSpans {
                 monitor.watch(predicate, prefix);
                 long[] ran = {0};
                 boolean[] ended = {false};
+                long walkStart = threads.getCurrentThreadCpuTime();
+                long[] handedOver = {-1};
                 StepObserver observer = new StepObserver() {
                     @Override
                     public boolean replayedStep(SimulatedStep step, View view) {
@@ -59,6 +66,9 @@ public final class RecordedSpans {
 
                     @Override
                     public boolean afterStep(SimulatedStep step, View view) {
+                        if (handedOver[0] < 0) {
+                            handedOver[0] = threads.getCurrentThreadCpuTime();
+                        }
                         ran[0] = step.step() + 1;
                         if (step.recorded() && monitor.add(step, 0)) {
                             if (monitor.flush().isPresent()) {
@@ -76,6 +86,10 @@ public final class RecordedSpans {
                 if (!ended[0] && monitor.liveAt() < 0) {
                     monitor.flush();
                 }
+                long walkEnd = threads.getCurrentThreadCpuTime();
+                long split = handedOver[0] < 0 ? walkEnd : handedOver[0];
+                cpu[0] += split - walkStart;
+                cpu[1] += walkEnd - split;
                 steps += Math.max(0, ran[0] - prefix);
                 if (!ended[0] && monitor.liveAt() >= 0) {
                     live++;
@@ -84,6 +98,6 @@ public final class RecordedSpans {
             }
         }
         depths.sort(null);
-        return new EndWalks(live, depths, steps);
+        return new EndWalks(live, depths, steps, cpu[0], cpu[1]);
     }
 }
