@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.deja.check.testing.TraceBytes;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,7 +12,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
-import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
@@ -54,8 +54,8 @@ class ExploreCommandIT {
         List<String> args = List.of(reproduce.replace(" --out " + trace, " --out " + again).split(" "));
         CliRun.Output simulated = CliRun.run(args.subList(1, args.size()).toArray(String[]::new));
         assertThat(simulated.status()).as(simulated.out() + simulated.err()).isZero();
-        assertThat(logBytes(again)).as("the node logs of simulate --schedule and of the explorer's trace")
-                .isEqualTo(logBytes(trace));
+        assertThat(TraceBytes.nodeLogDigests(again)).as("the node logs of simulate --schedule and of the explorer's trace")
+                .isEqualTo(TraceBytes.nodeLogDigests(trace));
     }
 
     /** The POSITION column of the first VIOLATED row of {@code predicate} in deja check's table, or -1. */
@@ -71,19 +71,6 @@ class ExploreCommandIT {
             }
         }
         return -1;
-    }
-
-    /** Every file under the trace's nodes directory, by relative path, with its bytes. */
-    private static String logBytes(Path trace) throws Exception {
-        StringBuilder out = new StringBuilder();
-        try (Stream<Path> files = Files.walk(trace.resolve("nodes"))) {
-            for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
-                out.append(trace.relativize(file)).append(' ')
-                        .append(java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                                .digest(Files.readAllBytes(file)))).append('\n');
-            }
-        }
-        return out.toString();
     }
 
     private static final String COUNTER = """

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.deja.check.testing.ExampleRuns;
+import dev.deja.check.testing.TraceBytes;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -202,8 +203,8 @@ class DaemonIT {
         assertThat(warm.errText()).isEqualTo(cold.errText());
         assertThat(Files.readAllBytes(work.resolve("explored/global_consistency.schedule")))
                 .isEqualTo(Files.readAllBytes(coldWork.resolve("explored/global_consistency.schedule")));
-        assertThat(traceDigest(work.resolve("explored/global_consistency.trace")))
-                .isEqualTo(traceDigest(coldWork.resolve("explored/global_consistency.trace"))).isNotEmpty();
+        assertThat(TraceBytes.nodeLogDigests(work.resolve("explored/global_consistency.trace")))
+                .isEqualTo(TraceBytes.nodeLogDigests(coldWork.resolve("explored/global_consistency.trace"))).isNotEmpty();
         assertThat(reportWithoutTimings(work.resolve("explored/report.json")))
                 .isEqualTo(reportWithoutTimings(coldWork.resolve("explored/report.json")));
     }
@@ -262,19 +263,6 @@ class DaemonIT {
         report.remove(List.of("elapsedMillis", "stepsPerSecond", "cpuMillis", "stepsPerCpuSecond", "pathsPerSecond"));
         return report;
     }
-
-    /** Each file of a trace's node logs with the digest of its bytes. */
-    private static String traceDigest(Path trace) throws Exception {
-        StringBuilder out = new StringBuilder();
-        try (Stream<Path> files = Files.walk(trace.resolve("nodes"))) {
-            for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
-                out.append(trace.relativize(file)).append(' ').append(java.util.HexFormat.of().formatHex(
-                        java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)))).append('\n');
-            }
-        }
-        return out.toString();
-    }
-
     @Test
     @Order(6)
     void aLoopingPredicate_isStoppedByTheWatchdog_andTheEngineServesTheNextCommand() throws Exception {

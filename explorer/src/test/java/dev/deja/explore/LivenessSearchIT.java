@@ -6,6 +6,7 @@ import dev.deja.check.CheckReport;
 import dev.deja.check.Checker;
 import dev.deja.check.InMemoryStateHistory;
 import dev.deja.check.Violation;
+import dev.deja.check.testing.TraceBytes;
 import dev.deja.examples.ExampleSimulation;
 import dev.deja.examples.Examples;
 import dev.deja.examples.randtree.RandTreeNode;
@@ -14,13 +15,11 @@ import dev.deja.sim.Schedule;
 import dev.deja.sim.SimulationSettings;
 import dev.deja.sim.Simulator;
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -132,11 +131,11 @@ class LivenessSearchIT {
         assertThat(evidence.compareCommand()).contains("deja view " + evidence.violatingTrace() + " --compare "
                 + evidence.liveTrace().get());
         // The schedules make the same runs again, byte for byte.
-        String before = logBytes(Path.of(evidence.liveTrace().get()));
+        String before = TraceBytes.nodeLogDigests(Path.of(evidence.liveTrace().get()));
         LivenessSearch.writeEvidence(found, settings, temporary.resolve("again"), LivenessSearchIT.class.getClassLoader(),
                 (schedule, trace) -> "deja simulate (test) --schedule " + schedule + " --out " + trace,
                 (violating, other) -> "");
-        assertThat(logBytes(temporary.resolve("again").resolve("all_nodes-live.trace"))).isEqualTo(before);
+        assertThat(TraceBytes.nodeLogDigests(temporary.resolve("again").resolve("all_nodes-live.trace"))).isEqualTo(before);
     }
 
     @Test
@@ -245,16 +244,5 @@ class LivenessSearchIT {
                 .withScriptOutput(OutputStream.nullOutputStream()), new InMemoryStateHistory());
         return checked.violations().stream().filter(v -> v.kind() == Violation.Kind.EVENTUALLY
                 && v.status() == Violation.Status.VIOLATED && v.endPosition().isEmpty()).map(Violation::predicate).toList();
-    }
-
-    private static String logBytes(Path trace) throws Exception {
-        StringBuilder out = new StringBuilder();
-        try (Stream<Path> files = Files.walk(trace.resolve("nodes"))) {
-            for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
-                out.append(trace.relativize(file)).append(' ').append(java.util.HexFormat.of().formatHex(
-                        java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)))).append('\n');
-            }
-        }
-        return out.toString();
     }
 }
