@@ -399,12 +399,12 @@ class ScriptEvaluatorIT {
                 @always
                 def slow():
                     began = time.monotonic()
-                    while time.monotonic() - began < 0.6:
+                    while time.monotonic() - began < 0.7:
                         pass
                     while forall(Agent, lambda a: a.round == 7):
                         pass
                     return True
-                """, Duration.ofSeconds(1))) {
+                """, Duration.ofMillis(1_500))) {
             List<StateStep> steps = new ArrayList<>();
             steps.add(step(0, N1, upsert(RowChange.Kind.INSERT, N1, 1, 1L, "a")));
             for (int i = 1; i < 4; i++) {
@@ -414,7 +414,7 @@ class ScriptEvaluatorIT {
             steps.add(step(5, N1, upsert(RowChange.Kind.UPDATE, N1, 1, 8L, "a")));
 
             ScriptEvaluator.Outcome outcome = evaluator.evaluate(steps, 0);
-            assertThat(outcome.index()).as("four steps of 0.6 s each in one call, none over the 1 s timeout, then the runaway")
+            assertThat(outcome.index()).as("four steps of 0.7 s each in one call, none over the 1.5 s timeout, then the runaway")
                     .isEqualTo(4);
             assertThat(outcome.findings()).extracting(Finding::predicate, Finding::status)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple("slow", Finding.Status.TIMEOUT));
