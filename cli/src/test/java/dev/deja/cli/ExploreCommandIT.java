@@ -245,7 +245,13 @@ class ExploreCommandIT {
             }
             Process kill = new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).inheritIO().start();
             assertThat(kill.waitFor()).isZero();
-            assertThat(process.waitFor(300, TimeUnit.SECONDS)).as("deja explore ended after SIGINT").isTrue();
+            if (!process.waitFor(300, TimeUnit.SECONDS)) {
+                // A thread dump (SIGQUIT) into its standard output says where it hangs.
+                new ProcessBuilder("kill", "-QUIT", Long.toString(process.pid())).inheritIO().start().waitFor();
+                Thread.sleep(2_000);
+                throw new AssertionError("deja explore did not end within 300 s of SIGINT; its output and threads:\n"
+                        + Files.readString(stdout) + Files.readString(stderr));
+            }
         } finally {
             process.destroyForcibly();
         }

@@ -236,7 +236,14 @@ class DaemonIT {
             }
             Process kill = new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).inheritIO().start();
             assertThat(kill.waitFor()).isZero();
-            assertThat(process.waitFor(300, TimeUnit.SECONDS)).as("the client ended after SIGINT").isTrue();
+            if (!process.waitFor(300, TimeUnit.SECONDS)) {
+                // Thread dumps (SIGQUIT) of the client and of the engine, into their outputs, say where it hangs.
+                new ProcessBuilder("kill", "-QUIT", Long.toString(process.pid())).inheritIO().start().waitFor();
+                new ProcessBuilder("kill", "-QUIT", pid).inheritIO().start().waitFor();
+                Thread.sleep(2_000);
+                throw new AssertionError("the client did not end within 300 s of SIGINT; its output and threads:\n"
+                        + Files.readString(out) + Files.readString(err));
+            }
         } finally {
             process.destroyForcibly();
         }
