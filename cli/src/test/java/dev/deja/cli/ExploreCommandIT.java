@@ -243,15 +243,7 @@ class ExploreCommandIT {
                         .isLessThan(deadline);
                 Thread.sleep(200);
             }
-            Process kill = new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).inheritIO().start();
-            assertThat(kill.waitFor()).isZero();
-            if (!process.waitFor(300, TimeUnit.SECONDS)) {
-                // A thread dump (SIGQUIT) into its standard output says where it hangs.
-                new ProcessBuilder("kill", "-QUIT", Long.toString(process.pid())).inheritIO().start().waitFor();
-                Thread.sleep(2_000);
-                throw new AssertionError("deja explore did not end within 300 s of SIGINT; its output and threads:\n"
-                        + Files.readString(stdout) + Files.readString(stderr));
-            }
+            Sigint.interruptAndAwait(process, 300, "deja explore", List.of(), stdout, stderr);
         } finally {
             process.destroyForcibly();
         }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.deja.check.testing.ExampleRuns;
 import dev.deja.check.testing.TraceBytes;
+import dev.deja.cli.Sigint;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -234,16 +235,8 @@ class DaemonIT {
                 assertThat(System.nanoTime()).as("no progress within 240 s: %s", Files.readString(err)).isLessThan(deadline);
                 Thread.sleep(100);
             }
-            Process kill = new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).inheritIO().start();
-            assertThat(kill.waitFor()).isZero();
-            if (!process.waitFor(300, TimeUnit.SECONDS)) {
-                // Thread dumps (SIGQUIT) of the client and of the engine, into their outputs, say where it hangs.
-                new ProcessBuilder("kill", "-QUIT", Long.toString(process.pid())).inheritIO().start().waitFor();
-                new ProcessBuilder("kill", "-QUIT", pid).inheritIO().start().waitFor();
-                Thread.sleep(2_000);
-                throw new AssertionError("the client did not end within 300 s of SIGINT; its output and threads:\n"
-                        + Files.readString(out) + Files.readString(err));
-            }
+            // The engine's thread dump, if it hangs, goes to its log.
+            Sigint.interruptAndAwait(process, 300, "the client", List.of(pid), out, err);
         } finally {
             process.destroyForcibly();
         }
