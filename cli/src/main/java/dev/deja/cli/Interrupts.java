@@ -65,22 +65,21 @@ public final class Interrupts {
      * registers nothing, and Ctrl-C shuts the JVM down as usual.
      */
     public static Registration onInterrupt(Runnable first) {
+        boolean interruptedBefore;
         synchronized (Interrupts.class) {
-            if (relayed) {
-                if (pending) {
-                    pending = false;
-                } else {
-                    handler = first;
-                    return () -> {
-                        synchronized (Interrupts.class) {
-                            handler = null;
-                        }
-                    };
-                }
+            if (relayed && !pending) {
+                handler = first;
+                return () -> {
+                    synchronized (Interrupts.class) {
+                        handler = null;
+                    }
+                };
             }
+            interruptedBefore = relayed; // relayed with an interrupt pending: it came before the command got here
+            pending = false;
         }
-        if (relayed()) {
-            first.run(); // interrupted before the command got here
+        if (interruptedBefore) {
+            first.run();
             return () -> { };
         }
         return onSigint(first);

@@ -5,8 +5,8 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.function.Function;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
@@ -117,18 +117,18 @@ public final class Progress implements AutoCloseable {
      * A progress display fed from counters another thread advances: {@code update} runs four times a second on a daemon
      * thread until the returned poller is closed, which closes the display too.
      */
-    public static Poller polling(String task, long total, String unit, java.util.function.Consumer<Progress> update) {
+    public static Poller polling(String task, long total, String unit, Consumer<Progress> update) {
         return new Poller(start(task, total, unit), update);
     }
 
     /** What {@link #polling} returns; closing it stops the updates, shows the last figures and closes the display. */
     public static final class Poller implements AutoCloseable {
         private final Progress progress;
-        private final java.util.function.Consumer<Progress> update;
+        private final Consumer<Progress> update;
         private final Thread updater;
         private volatile boolean done;
 
-        private Poller(Progress progress, java.util.function.Consumer<Progress> update) {
+        private Poller(Progress progress, Consumer<Progress> update) {
             this.progress = progress;
             this.update = update;
             this.updater = Thread.ofPlatform().daemon().name("deja-progress").start(() -> {
