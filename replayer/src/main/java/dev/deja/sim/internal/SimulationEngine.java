@@ -15,6 +15,7 @@ import dev.deja.trace.MessageCodec;
 import dev.deja.trace.Payload;
 import dev.deja.trace.Trace;
 import dev.deja.trace.TraceEncoding;
+import dev.deja.trace.TraceEvent;
 import dev.deja.trace.TraceOrder;
 import dev.deja.trace.TraceSummary;
 import java.io.IOException;
@@ -140,11 +141,19 @@ public final class SimulationEngine {
             }
             addPartitionEvents();
             // Cluster nodes first, so that the driver's first messages find them running, as in a deployment.
+            List<SimulatedStep> starts = new ArrayList<>();
             for (NodeId id : clusterIds) {
-                nodes.get(id).boot();
+                SimulatedPlatform node = nodes.get(id);
+                node.boot();
+                TraceEvent entry = node.lastHandlerEntry();
+                if (observer != StepObserver.NONE && entry != null) {
+                    starts.add(new SimulatedStep(-1, new ChoicePoint.Enabled(ChoicePoint.EventKind.RESTART, node.id, null,
+                            node.incarnation, 0, "", 0, -1, 0), true, entry, node.instance));
+                }
             }
             settings.driver().ifPresent(d -> nodes.get(d.id()).boot());
-            ending = loop();
+            ending = observer == StepObserver.NONE || observer.booted(starts, view) ? loop()
+                    : SimulationResult.Ending.STOPPED;
         }
         for (SimulatedPlatform node : nodes.values()) {
             node.finish();
