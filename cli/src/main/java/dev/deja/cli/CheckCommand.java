@@ -254,8 +254,14 @@ public final class CheckCommand implements Callable<Integer> {
                     public void evaluated(Map<String, Long> counts, Set<String> reused) {
                         reusedPredicates = reused.size();
                     }
+
+                    @Override
+                    public void evaluatedWithoutPython() {
+                        withoutPython = true;
+                    }
                 });
         reusedPredicates = 0;
+        withoutPython = false;
         long startNanos = System.nanoTime();
         try {
             // Before checking: state replayed with other code than the recorded one is not the recorded state.
@@ -310,9 +316,11 @@ public final class CheckCommand implements Callable<Integer> {
             LivenessColumn.print(classified, text);
         }
         // Once per run (not again on each --watch re-check): how fast predicates run depends on it, about 20x.
-        String engine = engineSaid ? "" : Checker.pythonJit() ? "; Python predicates compiled by the Graal JIT"
+        // A check that needed no Python says so instead: asking whether the JIT is on would start the Python engine.
+        String engine = withoutPython ? "; Python not needed (no predicate changed)" : engineSaid ? ""
+                : Checker.pythonJit() ? "; Python predicates compiled by the Graal JIT"
                 : "; Python predicates interpreted (no Graal JIT in this JVM)";
-        engineSaid = true;
+        engineSaid |= !withoutPython;
         String reuse = reusedPredicates == 0 ? "" : String.format(Locale.ROOT, ", reusing %d of %d predicates' results",
                 reusedPredicates, report.reads().size());
         err.printf(Locale.ROOT, "deja check: %s%s in %.2f s%s%n", report.fromHistory()
@@ -323,6 +331,9 @@ public final class CheckCommand implements Callable<Integer> {
 
     /** How many predicates' results the latest check reused from the stored history. */
     private int reusedPredicates;
+
+    /** Whether the latest check needed no Python (every predicate's results reused, see Checker.Listener). */
+    private boolean withoutPython;
 
     /** Whether this run said whether the Python JIT is on. */
     private boolean engineSaid;
