@@ -117,7 +117,14 @@ public final class CheckCommand implements Callable<Integer> {
 
     /** The walks' network: the recorded run's, with these on top (see docs/liveness-from-trace.md). */
     @CommandLine.Mixin
-    FaultOptions faults = new FaultOptions();
+    NetworkFaultOptions faults = new NetworkFaultOptions();
+
+    /** A deployment's fault options, not shown in the help: given, they are refused in one line saying why. */
+    @Option(names = {"--kill", "--restart"}, hidden = true, paramLabel = "NODE@TIME")
+    List<String> deploymentFaults = new ArrayList<>();
+
+    @Option(names = "--fault-seed", hidden = true, paramLabel = "S")
+    Long faultSeed;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -167,7 +174,7 @@ public final class CheckCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
-        if (faults.hasScheduled() || faults.hasFaultSeed()) {
+        if (!deploymentFaults.isEmpty() || faultSeed != null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--kill, --restart and --fault-seed are for "
                     + "'deja deploy'; the walks of --classify-liveness are simulated (--drop, --dup, --delay, ...)");
         }
