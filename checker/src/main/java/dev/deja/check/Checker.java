@@ -128,6 +128,13 @@ public final class Checker {
          */
         default void evaluated(Map<String, Long> counts, java.util.Set<String> reused) {
         }
+
+        /**
+         * Before {@link #evaluated}, when the check needed no Python at all: every predicate's results came from the
+         * stored history and the script's outline told which predicates it declares (see {@link ScriptOutline}).
+         */
+        default void evaluatedWithoutPython() {
+        }
     }
 
     /**
@@ -174,19 +181,31 @@ public final class Checker {
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read the script " + script + ": " + e.getMessage(), e);
         }
+        boolean wholeTrace = options.fromPosition() == 0 && options.toPosition() == Long.MAX_VALUE
+                && options.limit() == Long.MAX_VALUE;
+        String settings = "predicate timeout " + options.predicateTimeout().toMillis() + " ms";
+        if (options.reuseHistory() && wholeTrace) {
+            Optional<CheckReport> reused = withoutPython(trace, script, text, settings, options, history);
+            if (reused.isPresent()) {
+                return reused.get();
+            }
+        }
         PythonEngine.warnIfInterpreted(System.err);
-        try (ScriptEvaluator evaluator = new ScriptEvaluator(text, script.toString(), options.predicateTimeout(),
-                options.scriptOutput())) {
+        CountingOutput output = new CountingOutput(options.scriptOutput());
+        try (ScriptEvaluator evaluator = new ScriptEvaluator(text, script.toString(), options.predicateTimeout(), output)) {
+            // An outline only for a script whose loading printed nothing: a re-check without Python would not print it.
+            boolean quietLoad = evaluator.flushScriptOutput() && output.count() == 0;
             List<TableSchema> schemas = evaluator.schemas();
-            boolean wholeTrace = options.fromPosition() == 0 && options.toPosition() == Long.MAX_VALUE
-                    && options.limit() == Long.MAX_VALUE;
+            ScriptOutline outline = quietLoad ? new ScriptOutline(ScriptOutline.digestOf(text, Engine.DIGEST), schemas,
+                    evaluator.predicateNames(), evaluator.globalNames().stream()
+                    .map(g -> new ScriptOutline.Global(g.name(), g.what(), g.declared())).toList()) : null;
             // The script's file name, like line numbers, shows only in error findings' tracebacks (Fingerprint.lines).
             Map<String, PredicateFingerprints.Fingerprint> fingerprints = PredicateFingerprints.of(text, script.toString(),
-                    evaluator.globalNames(), "predicate timeout " + options.predicateTimeout().toMillis() + " ms",
-                    Engine.DIGEST);
+                    evaluator.globalNames(), settings, Engine.DIGEST);
             Optional<String> unservable = options.reuseHistory() ? history.unservable(schemas) : Optional.empty();
             if (options.reuseHistory() && unservable.isEmpty()) {
-                return fromHistory(trace, script, text, options, history, evaluator, schemas, fingerprints, wholeTrace);
+                return fromHistory(trace, script, text, options, history, evaluator, schemas, fingerprints, wholeTrace,
+                        outline);
             }
             if (unservable.isPresent() && !unservable.get().equals(StateHistory.NO_HISTORY)) {
                 options.listener().notice("replaying the trace: " + unservable.get());
@@ -242,6 +261,7 @@ public final class Checker {
                 if (wholeTrace) {
                     run.storeResults(fingerprints, Map.of(), report);
                     run.storeDerived(fingerprints, null, Set.of());
+                    storeOutline(history, outline);
                 }
             }
             options.listener().evaluated(evaluator.evaluationCounts(), Set.of());
@@ -257,15 +277,14 @@ public final class Checker {
     private static CheckReport fromHistory(Path trace, Path script, String text, Options options, StateHistory history,
                                            ScriptEvaluator evaluator, List<TableSchema> schemas,
                                            Map<String, PredicateFingerprints.Fingerprint> fingerprints,
-                                           boolean wholeTrace) {
+                                           boolean wholeTrace, ScriptOutline outline) {
         Optional<PredicateResults> stored = wholeTrace ? history.predicateResults() : Optional.empty();
         Map<String, PredicateResults.Result> reused = new LinkedHashMap<>();
         List<String> active = new ArrayList<>();
         for (String predicate : evaluator.predicateNames()) {
-            PredicateFingerprints.Fingerprint fingerprint = fingerprints.get(predicate);
-            PredicateResults.Result result = stored.map(r -> r.byPredicate().get(predicate)).orElse(null);
-            if (fingerprint != null && result != null && result.fingerprint().equals(fingerprint.code())
-                    && (!result.hasErrors() || result.lines().equals(fingerprint.lines()))) {
+            PredicateResults.Result result = reusable(fingerprints.get(predicate),
+                    stored.map(r -> r.byPredicate().get(predicate)).orElse(null));
+            if (result != null) {
                 reused.put(predicate, result);
             } else {
                 active.add(predicate);
@@ -345,8 +364,82 @@ public final class Checker {
             }
             run.storeDerived(fingerprints, evaluated, kept);
         }
+        if (!stopped && wholeTrace && stored.isPresent()) {
+            storeOutline(history, outline);
+        }
         options.listener().evaluated(evaluator.evaluationCounts(), reused.keySet());
         return report;
+    }
+
+    /**
+     * A re-check of the whole trace that needs no Python, if the history allows it: the script's text is the one whose
+     * outline the history stores (so loading it would declare the same tables, predicates and globals), its tables are
+     * served by the history and every predicate's stored results are reused, exactly as a re-check that loads the
+     * script would reuse them. Empty when any of that does not hold: the script is then loaded in Python as before.
+     */
+    private static Optional<CheckReport> withoutPython(Path trace, Path script, String text, String settings,
+                                                       Options options, StateHistory history) {
+        String digest = ScriptOutline.digestOf(text, Engine.DIGEST);
+        Optional<ScriptOutline> outline = history.scriptOutline().filter(o -> o.digest().equals(digest));
+        if (outline.isEmpty() || history.unservable(outline.get().tables()).isPresent()) {
+            return Optional.empty();
+        }
+        Optional<PredicateResults> stored = history.predicateResults();
+        if (stored.isEmpty()) {
+            return Optional.empty();
+        }
+        List<ScriptEvaluator.GlobalName> globals = outline.get().globals().stream()
+                .map(g -> new ScriptEvaluator.GlobalName(g.name(), g.what(), g.declared())).toList();
+        Map<String, PredicateFingerprints.Fingerprint> fingerprints = PredicateFingerprints.of(text, script.toString(),
+                globals, settings, Engine.DIGEST);
+        Map<String, PredicateResults.Result> reused = new LinkedHashMap<>();
+        for (String predicate : outline.get().predicates()) {
+            PredicateResults.Result result = reusable(fingerprints.get(predicate),
+                    stored.get().byPredicate().get(predicate));
+            if (result == null) {
+                return Optional.empty();
+            }
+            reused.put(predicate, result);
+        }
+        CheckReport report = merged(trace, script, stored.get().eventsChecked(), outline.get().predicates(), List.of(),
+                Map.of(), reused);
+        history.replaceViolations(report.violations());
+        options.listener().evaluatedWithoutPython();
+        options.listener().evaluated(Map.of(), reused.keySet());
+        return Optional.of(report);
+    }
+
+    /** The stored result if a predicate with this fingerprint may reuse it, else null. */
+    private static PredicateResults.Result reusable(PredicateFingerprints.Fingerprint fingerprint,
+                                                    PredicateResults.Result result) {
+        return fingerprint != null && result != null && result.fingerprint().equals(fingerprint.code())
+                && (!result.hasErrors() || result.lines().equals(fingerprint.lines())) ? result : null;
+    }
+
+    /** Stores the script's outline for the next re-check (see {@link #withoutPython}) unless it is null or stored. */
+    private static void storeOutline(StateHistory history, ScriptOutline outline) {
+        if (outline != null && !history.scriptOutline().equals(Optional.of(outline))) {
+            history.storeScriptOutline(outline);
+        }
+    }
+
+    /**
+     * A re-check's report: the stored findings of the {@code reused} predicates and the {@code found} ones, in the order
+     * one check of every predicate adds them (see {@link PredicateResults.Finding}), and each predicate's reads.
+     */
+    private static CheckReport merged(Path trace, Path script, long events, List<String> order,
+                                      List<PredicateResults.Finding> found, Map<String, List<String>> evaluatedReads,
+                                      Map<String, PredicateResults.Result> reused) {
+        List<PredicateResults.Finding> all = new ArrayList<>(found);
+        reused.values().forEach(result -> all.addAll(result.findings()));
+        all.sort(Comparator.<PredicateResults.Finding>comparingLong(f -> f.violation().event().position())
+                .thenComparingLong(PredicateResults.Finding::addedAt)
+                .thenComparingInt(f -> order.indexOf(f.violation().predicate()))
+                .thenComparingInt(PredicateResults.Finding::ordinal));
+        Map<String, List<String>> reads = new LinkedHashMap<>(evaluatedReads);
+        reused.forEach((predicate, result) -> reads.put(predicate, result.reads()));
+        return new CheckReport(trace.toString(), script.toString(), events, true,
+                all.stream().map(PredicateResults.Finding::violation).toList(), List.of(), 0, 0, reads);
     }
 
     /** The derived values a re-check serves from the stored history, and the positions at which they change. */
@@ -476,6 +569,37 @@ public final class Checker {
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException("cannot read the deja module: " + e.getMessage(), e);
             }
+        }
+    }
+
+    /** Counts what is written through it, so that the check can tell whether the script printed while loading. */
+    private static final class CountingOutput extends OutputStream {
+        private final OutputStream target;
+        private long count;
+
+        CountingOutput(OutputStream target) {
+            this.target = target;
+        }
+
+        long count() {
+            return count;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            count++;
+            target.write(b);
+        }
+
+        @Override
+        public void write(byte[] bytes, int offset, int length) throws IOException {
+            count += length;
+            target.write(bytes, offset, length);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            target.flush();
         }
     }
 
@@ -638,17 +762,7 @@ public final class Checker {
          */
         CheckReport merged(Path trace, Path script, Map<String, PredicateResults.Result> reused) {
             closeOpenSpans();
-            List<String> order = evaluator.predicateNames();
-            List<PredicateResults.Finding> all = new ArrayList<>(violations);
-            reused.values().forEach(result -> all.addAll(result.findings()));
-            all.sort(Comparator.<PredicateResults.Finding>comparingLong(f -> f.violation().event().position())
-                    .thenComparingLong(PredicateResults.Finding::addedAt)
-                    .thenComparingInt(f -> order.indexOf(f.violation().predicate()))
-                    .thenComparingInt(PredicateResults.Finding::ordinal));
-            Map<String, List<String>> reads = new LinkedHashMap<>(evaluator.reads());
-            reused.forEach((predicate, result) -> reads.put(predicate, result.reads()));
-            return new CheckReport(trace.toString(), script.toString(), events, true,
-                    all.stream().map(PredicateResults.Finding::violation).toList(), List.of(), 0, 0, reads);
+            return Checker.merged(trace, script, events, evaluator.predicateNames(), violations, evaluator.reads(), reused);
         }
 
         /**

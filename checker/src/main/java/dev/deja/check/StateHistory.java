@@ -117,6 +117,18 @@ public interface StateHistory extends AutoCloseable {
     default void storeDerivedValues(java.util.Map<String, DerivedValues> fresh, java.util.Set<String> kept) {
     }
 
+    /**
+     * The outline of the script that the latest complete check of this history loaded (see {@link ScriptOutline}), if
+     * stored.
+     */
+    default Optional<ScriptOutline> scriptOutline() {
+        return Optional.empty();
+    }
+
+    /** Replaces the stored script outline; a history that keeps none ignores it. */
+    default void storeScriptOutline(ScriptOutline outline) {
+    }
+
     /** The violations stored by the latest check (see {@link #replaceViolations}), if any. */
     Optional<List<Violation>> lastViolations();
 

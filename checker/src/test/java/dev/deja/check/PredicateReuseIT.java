@@ -53,7 +53,8 @@ class PredicateReuseIT {
     }
 
     /** What one check evaluated and reused, and its report. */
-    private record Checked(CheckReport report, Map<String, Long> counts, Set<String> reused, List<String> notices) {
+    private record Checked(CheckReport report, Map<String, Long> counts, Set<String> reused, List<String> notices,
+                           boolean withoutPython) {
         long evaluations(String name) {
             return counts.getOrDefault(name, 0L);
         }
@@ -96,6 +97,7 @@ class PredicateReuseIT {
         Map<String, Long> counts = new LinkedHashMap<>();
         Set<String> reused = new TreeSet<>();
         List<String> notices = new ArrayList<>();
+        boolean[] withoutPython = {false};
         Checker.Options options = more.apply(Checker.Options.defaults().withScriptOutput(OutputStream.nullOutputStream())
                 .withReuseHistory(reuse).withListener(new Checker.Listener() {
                     @Override
@@ -108,9 +110,15 @@ class PredicateReuseIT {
                         counts.putAll(evaluations);
                         reused.addAll(reusedPredicates);
                     }
+
+                    @Override
+                    public void evaluatedWithoutPython() {
+                        withoutPython[0] = true;
+                    }
                 }));
         try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
-            return new Checked(Checker.check(trace, script, options, history), counts, reused, notices);
+            CheckReport report = Checker.check(trace, script, options, history);
+            return new Checked(report, counts, reused, notices, withoutPython[0]);
         }
     }
 
@@ -165,6 +173,54 @@ class PredicateReuseIT {
         assertThat(recheck.reused()).containsExactlyInAnyOrderElementsOf(PREDICATES);
         assertThat(recheck.counts().values()).allMatch(count -> count == 0);
         assertThat(recheck.report().eventsChecked()).isPositive();
+    }
+
+    @Test
+    void recheck_scriptUnchanged_needsNoPython_andReportsAsAFreshCheck() throws IOException {
+        // The base check stored the script's outline: the same text again is decided from the history alone.
+        Checked[] checks = recheckAndFresh(BASE);
+        Checked recheck = checks[0];
+        assertThat(recheck.withoutPython()).isTrue();
+        assertThat(recheck.reused()).containsExactlyInAnyOrderElementsOf(PREDICATES);
+        assertThat(recheck.counts()).isEmpty();
+        assertThat(recheck.report().fromHistory()).isTrue();
+        assertThat(recheck.report().violations()).isNotEmpty();
+        assertThat(recheck.report().eventsChecked()).isEqualTo(checks[1].report().eventsChecked());
+        assertThat(checks[1].withoutPython()).as("a check that evaluates everything loads the script").isFalse();
+    }
+
+    @Test
+    void recheck_onlyACommentAdded_loadsTheScriptOnce_thenNeedsNoPython() throws IOException {
+        Path trace = trace();
+        String commented = "# a comment\n" + BASE;
+        Checked first = check(trace, commented, true, options -> options);
+        assertThat(first.withoutPython()).as("another text: its outline is not stored yet").isFalse();
+        assertThat(first.reused()).containsExactlyInAnyOrderElementsOf(PREDICATES);
+        Checked second = check(trace, commented, true, options -> options);
+        assertThat(second.withoutPython()).isTrue();
+        assertThat(json(second.report())).isEqualTo(json(first.report()));
+    }
+
+    @Test
+    void recheck_scriptPrintingWhileLoading_isLoadedEveryTime_andPrintsAgain() throws IOException {
+        Path trace = trace();
+        String printing = BASE + "\nprint('loaded the script')\n";
+        for (int round = 0; round < 2; round++) {
+            java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+            Checked recheck = check(trace, printing, true, options -> options.withScriptOutput(printed));
+            assertThat(recheck.withoutPython()).as("round %d", round).isFalse();
+            assertThat(printed.toString(StandardCharsets.UTF_8)).as("round %d", round).contains("loaded the script");
+        }
+    }
+
+    @Test
+    void recheck_predicateEditedAfterACheckWithoutPython_evaluatesIt() throws IOException {
+        Path trace = trace();
+        assertThat(check(trace, BASE, true, options -> options).withoutPython()).isTrue();
+        String edited = BASE.replace("    return max_round() < LIMIT\n", "    limit = LIMIT\n    return max_round() < limit\n");
+        Checked recheck = check(trace, edited, true, options -> options);
+        assertThat(recheck.withoutPython()).isFalse();
+        assertThat(recheck.evaluations("rounds_small")).isPositive();
     }
 
     @Test

@@ -117,7 +117,14 @@ public final class CheckCommand implements Callable<Integer> {
 
     /** The walks' network: the recorded run's, with these on top (see docs/liveness-from-trace.md). */
     @CommandLine.Mixin
-    FaultOptions faults = new FaultOptions();
+    NetworkFaultOptions faults = new NetworkFaultOptions();
+
+    /** A deployment's fault options, not shown in the help: given, they are refused in one line saying why. */
+    @Option(names = {"--kill", "--restart"}, hidden = true, paramLabel = "NODE@TIME")
+    List<String> deploymentFaults = new ArrayList<>();
+
+    @Option(names = "--fault-seed", hidden = true, paramLabel = "S")
+    Long faultSeed;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -167,7 +174,7 @@ public final class CheckCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
-        if (faults.hasScheduled() || faults.hasFaultSeed()) {
+        if (!deploymentFaults.isEmpty() || faultSeed != null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--kill, --restart and --fault-seed are for "
                     + "'deja deploy'; the walks of --classify-liveness are simulated (--drop, --dup, --delay, ...)");
         }
@@ -247,8 +254,14 @@ public final class CheckCommand implements Callable<Integer> {
                     public void evaluated(Map<String, Long> counts, Set<String> reused) {
                         reusedPredicates = reused.size();
                     }
+
+                    @Override
+                    public void evaluatedWithoutPython() {
+                        withoutPython = true;
+                    }
                 });
         reusedPredicates = 0;
+        withoutPython = false;
         long startNanos = System.nanoTime();
         try {
             // Before checking: state replayed with other code than the recorded one is not the recorded state.
@@ -303,9 +316,11 @@ public final class CheckCommand implements Callable<Integer> {
             LivenessColumn.print(classified, text);
         }
         // Once per run (not again on each --watch re-check): how fast predicates run depends on it, about 20x.
-        String engine = engineSaid ? "" : Checker.pythonJit() ? "; Python predicates compiled by the Graal JIT"
+        // A check that needed no Python says so instead: asking whether the JIT is on would start the Python engine.
+        String engine = withoutPython ? "; Python not needed (no predicate changed)" : engineSaid ? ""
+                : Checker.pythonJit() ? "; Python predicates compiled by the Graal JIT"
                 : "; Python predicates interpreted (no Graal JIT in this JVM)";
-        engineSaid = true;
+        engineSaid |= !withoutPython;
         String reuse = reusedPredicates == 0 ? "" : String.format(Locale.ROOT, ", reusing %d of %d predicates' results",
                 reusedPredicates, report.reads().size());
         err.printf(Locale.ROOT, "deja check: %s%s in %.2f s%s%n", report.fromHistory()
@@ -316,6 +331,9 @@ public final class CheckCommand implements Callable<Integer> {
 
     /** How many predicates' results the latest check reused from the stored history. */
     private int reusedPredicates;
+
+    /** Whether the latest check needed no Python (every predicate's results reused, see Checker.Listener). */
+    private boolean withoutPython;
 
     /** Whether this run said whether the Python JIT is on. */
     private boolean engineSaid;

@@ -59,7 +59,7 @@ public final class FromTraceOptions {
      * Settings for the recorded nodes alone (their classes and arguments as their logs' start entries give them), on
      * the recorded run's network ({@link RecordedNetwork}) with the fault options given on top.
      */
-    static SimulationSettings.Builder settingsOf(TraceStart start, FaultOptions faults) {
+    static SimulationSettings.Builder settingsOf(TraceStart start, NetworkFaultOptions faults) {
         SimulationSettings.Builder builder = SimulationSettings.builder().stop(SimulationSettings.Stop.AT_LIMIT);
         for (Map.Entry<NodeId, List<TraceEvent>> log : start.recording().logs().entrySet()) {
             log.getValue().stream().filter(e -> e.event() instanceof Event.Start).findFirst().ifPresent(e -> {

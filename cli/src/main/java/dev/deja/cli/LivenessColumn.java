@@ -43,7 +43,7 @@ final class LivenessColumn {
      * @param faultArgs the same options as command-line words, for the reproduce commands
      * @param out       where each dead span's nearest live run is written
      */
-    record Walks(FaultOptions faults, List<String> faultArgs, Path out) {
+    record Walks(NetworkFaultOptions faults, List<String> faultArgs, Path out) {
     }
 
     /** The classified spans, with the network their walks ran on. */

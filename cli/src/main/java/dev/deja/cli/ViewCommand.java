@@ -43,7 +43,7 @@ import picocli.CommandLine.Parameters;
                         + "node's state in both runs at the first difference (or --at POS of A), the members that "
                         + "differ highlighted. --text prints the same in words; --png draws it."},
         footer = {"", "Examples:",
-                "  ./deja view traces/paxos --report report.json --at 3231",
+                "  ./deja view traces/paxos --report report.json --at 3224",
                 "  ./deja view traces/paxos --png paxos.png --from 3170 --to 3250 --report report.json",
                 "  ./deja view traces/lock --png stripe.png --report lock.json --threshold enough_time=5",
                 "  ./deja view traces/paxos --png begins.png --type Begin --node n1 --node n2",

@@ -44,6 +44,25 @@ class CliHelpTest {
     }
 
     @Test
+    void checkHelp_showsOnlyTheFaultOptionsCheckAccepts() {
+        String help = run("check", "--help");
+        assertThat(help).contains("--drop=P", "--dup=P", "--delay=MIN..MAX", "--partition=SPEC", "--crash-rate=R",
+                "--restart-delay=TIME", "--clock-skew=TIME");
+        assertThat(help).doesNotContain("--kill", "--restart=", "--fault-seed");
+    }
+
+    @Test
+    void check_withADeploymentsFaultOption_refusesInOneLine() {
+        for (String[] option : new String[][] {{"--kill", "n1@1s"}, {"--restart", "n1@2s"}, {"--fault-seed", "7"}}) {
+            CliRun.Output output = CliRun.run("check", "trace", "script.py", "--classify-liveness", option[0], option[1]);
+            assertThat(output.status()).as(option[0]).isEqualTo(ExitCodes.USAGE);
+            assertThat(output.err()).as(option[0]).isEqualTo("deja check: --kill, --restart and --fault-seed are for "
+                    + "'deja deploy'; the walks of --classify-liveness are simulated (--drop, --dup, --delay, ...)\n"
+                    + "see './deja check --help'\n");
+        }
+    }
+
+    @Test
     void help_ofEverySubcommand_rendersWithoutPicocliWarnings() {
         // picocli warns on System.err (and prints the raw text) when a description is not a valid format string,
         // e.g. an unescaped "30% message loss"

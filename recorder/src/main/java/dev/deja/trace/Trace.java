@@ -24,11 +24,13 @@ public final class Trace {
     private final Path directory;
     private final List<NodeLog> nodes;
     private final Optional<TraceSummary> summary;
+    private final Optional<TraceOrder> order;
 
-    private Trace(Path directory, List<NodeLog> nodes, Optional<TraceSummary> summary) {
+    private Trace(Path directory, List<NodeLog> nodes, Optional<TraceSummary> summary, Optional<TraceOrder> order) {
         this.directory = directory;
         this.nodes = nodes;
         this.summary = summary;
+        this.order = order;
     }
 
     /** The directory where {@code node}'s logs of the trace at {@code traceDirectory} are written. */
@@ -72,7 +74,7 @@ public final class Trace {
                 }
             }
         }
-        return new Trace(directory, List.copyOf(nodes), summary);
+        return new Trace(directory, List.copyOf(nodes), summary, TraceOrder.find(directory));
     }
 
     private static Optional<TraceSummary> readSummary(Path directory) {
@@ -119,6 +121,11 @@ public final class Trace {
         return nodes.stream().filter(n -> n.node().equals(node)).findFirst().orElseThrow(() ->
                 new TraceFormatException(directory + ": no log of node " + node + " (recorded nodes: "
                         + String.join(", ", nodes.stream().map(n -> n.node().value()).toList()) + ")"));
+    }
+
+    /** The order a simulator ran the entries in ({@code order.txt}), if it wrote one; else merge by Lamport clock. */
+    public Optional<TraceOrder> order() {
+        return order;
     }
 
     /** {@code trace.json}, if the launcher wrote one. */

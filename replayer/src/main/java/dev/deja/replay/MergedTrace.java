@@ -10,8 +10,8 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * A trace's entries in the one total order the replayer runs them in: by (Lamport clock, node id, seq), a
- * linearization of happens-before, streamed so that memory does not grow with the trace. Iterating fails with
+ * A trace's entries in the one total order the replayer runs them in, a linearization of happens-before: the order
+ * the simulator ran them in when the trace records it ({@code order.txt}), else by (Lamport clock, node id, seq); streamed so that memory does not grow with the trace. Iterating fails with
  * {@link ReplayException}, naming both entries, where the logs break a happens-before rule (see
  * {@link Replayer}). Not thread-safe; close it to release the logs.
  */
@@ -28,7 +28,8 @@ public final class MergedTrace implements Iterator<TraceEvent>, AutoCloseable {
         for (NodeLog log : trace.nodes()) {
             streams.add(NodeStream.of(log));
         }
-        return new MergedTrace(new HappensBeforeMerge(trace.directory().toString(), streams));
+        return new MergedTrace(new HappensBeforeMerge(trace.directory().toString(), streams,
+                HappensBeforeMerge.orderOf(trace)));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.deja.replay;
 
 import dev.deja.node.NodeId;
+import dev.deja.replay.internal.HappensBeforeMerge;
 import dev.deja.replay.internal.NodeStream;
 import dev.deja.replay.internal.ReplayEngine;
 import dev.deja.trace.NodeLog;
@@ -17,8 +18,9 @@ import java.util.function.Consumer;
 /**
  * Replays a recorded trace in this process, on the calling thread.
  *
- * <p>The per-node logs are merged into one total order by (Lamport clock, node id, seq), which respects
- * happens-before, and streamed: memory does not grow with the length of the trace. Every recorded node is
+ * <p>The per-node logs are merged into one total order that respects happens-before: the order a simulator ran
+ * them in when the trace records it ({@link dev.deja.trace.TraceOrder}, checked against the logs as it is read),
+ * else by (Lamport clock, node id, seq); streamed: memory does not grow with the length of the trace. Every recorded node is
  * re-instantiated from the class named in its {@code start} entry (a fresh instance per incarnation) and
  * driven through the same {@link dev.deja.runtime.NodeRunner} that recorded it: at each entry that began a
  * handler the replayer calls the handler again, feeds back the recorded clock reads, random draws and storage
@@ -112,6 +114,7 @@ public final class Replayer {
         for (NodeLog log : logs) {
             streams.add(NodeStream.of(log));
         }
-        return new ReplayEngine(trace.directory().toString(), streams, options).run();
+        return new ReplayEngine(trace.directory().toString(), streams, options, null,
+                trace.order().isPresent() ? () -> HappensBeforeMerge.orderOf(trace) : null).run();
     }
 }

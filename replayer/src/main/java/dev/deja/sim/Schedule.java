@@ -256,12 +256,26 @@ public record Schedule(Simulator.Exploration exploration, long steps, boolean st
         };
     }
 
-    /** An observer that ends the run after {@link #steps} steps when the schedule says so, else {@code next}. */
+    /**
+     * An observer that ends the run after {@link #steps} steps (0: at the end of the boot) when the schedule says so,
+     * else {@code next}.
+     */
     public StepObserver stopper(StepObserver next) {
         if (!stopAfterSteps) {
             return next;
         }
-        return (step, view) -> next.afterStep(step, view) && step.step() + 1 < steps;
+        return new StepObserver() {
+            @Override
+            public boolean afterStep(SimulatedStep step, View view) {
+                return next.afterStep(step, view) && step.step() + 1 < steps;
+            }
+
+            /** A schedule of 0 steps ends at the end of the boot (a path whose violation was there). */
+            @Override
+            public boolean booted(List<SimulatedStep> starts, View view) {
+                return next.booted(starts, view) && steps > 0;
+            }
+        };
     }
 
     /** A question's kind in words, for messages. */

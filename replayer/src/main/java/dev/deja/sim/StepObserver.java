@@ -22,6 +22,15 @@ public interface StepObserver {
         return afterStep(step, view);
     }
 
+    /**
+     * After a new run booted its cluster, before step 0: the first start handler call of every recorded node, in boot
+     * order ({@code step()} -1 for each: no choice picked them, so they are not steps). Returns false to end the run
+     * there. By default ignored.
+     */
+    default boolean booted(List<SimulatedStep> starts, View view) {
+        return true;
+    }
+
     /** What an observer may read of the run between steps. */
     interface View {
         /** The live object of every node that is up, by id, in id order (the driver included). */

@@ -5,9 +5,11 @@ import dev.deja.trace.Event;
 import dev.deja.trace.NodeLog;
 import dev.deja.trace.Trace;
 import dev.deja.trace.TraceEvent;
+import dev.deja.trace.TraceOrder;
+import dev.deja.replay.internal.HappensBeforeMerge;
+import dev.deja.replay.internal.NodeStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -63,7 +65,7 @@ public record TraceStart(long position, Recording recording) {
 
     /**
      * A recorded trace read into memory: every node's entries in log order, and where each handler call begins in the
-     * merged order (Lamport clock, node, seq).
+     * merged order (the simulator's order when the trace records one, else Lamport clock, node, seq).
      */
     public static final class Recording {
         private final Path directory;
@@ -73,14 +75,19 @@ public record TraceStart(long position, Recording recording) {
         /** The merged position of the entry that begins each handler call, in order. */
         private final long[] handlerStarts;
 
-        private Recording(Path directory, Map<NodeId, List<TraceEvent>> logs, Map<NodeId, Boolean> completed) {
+        /** The simulator's order of the recording, or null (merged by Lamport clock). */
+        private final TraceOrder order;
+
+        private Recording(Path directory, Map<NodeId, List<TraceEvent>> logs, Map<NodeId, Boolean> completed,
+                          TraceOrder order) {
             this.directory = directory;
             this.logs = logs;
             this.lastIncarnationCompleted = completed;
+            this.order = order;
             List<TraceEvent> merged = new ArrayList<>();
-            logs.values().forEach(merged::addAll);
-            merged.sort(Comparator.comparingLong(TraceEvent::lamport).thenComparing(TraceEvent::node)
-                    .thenComparingLong(TraceEvent::seq));
+            try (HappensBeforeMerge merge = new HappensBeforeMerge(directory.toString(), streams(), orderCursor())) {
+                merge.forEachRemaining(merged::add);
+            }
             this.entries = merged.size();
             long[] starts = new long[merged.size()];
             int count = 0;
@@ -117,7 +124,20 @@ public record TraceStart(long position, Recording recording) {
                 completed.put(log.node(), log.manifest().incarnations().getLast().completed());
             }
             return new Recording(trace, java.util.Collections.unmodifiableMap(logs),
-                    java.util.Collections.unmodifiableMap(completed));
+                    java.util.Collections.unmodifiableMap(completed), opened.order().orElse(null));
+        }
+
+        /** Every log as a stream for a merge. */
+        public List<NodeStream> streams() {
+            List<NodeStream> streams = new ArrayList<>();
+            logs.forEach((node, entries) -> streams.add(NodeStream.of(node, Trace.nodeDirectory(directory, node).toString(),
+                    entries, lastIncarnationCompleted(node))));
+            return streams;
+        }
+
+        /** A new cursor over the simulator's order of the recording, or null when it has none (Lamport merge). */
+        public TraceOrder.Cursor orderCursor() {
+            return order == null ? null : order.cursor(logs.keySet());
         }
 
         public Path directory() {

@@ -115,6 +115,11 @@ final class ReusableContext {
             deja_setup_installer
             """, "deja-install.py").buildLiteral();
 
+    /** A function flushing the output streams of the {@code sys} module as it is when called. */
+    private static final Source FLUSHER_SOURCE = Source.newBuilder("python",
+            "(lambda sys: (lambda: (sys.stdout.flush(), sys.stderr.flush(), None)[2]))(__import__('sys'))",
+            "deja-flush.py").buildLiteral();
+
     /**
      * Idle contexts kept for later checks: one per core, so that the workers of an exploration, one context each,
      * all find one in the next exploration of a long-lived process.
@@ -125,6 +130,8 @@ final class ReusableContext {
 
     final Context context;
     private final Value installer;
+    // Flushes Python's sys.stdout and sys.stderr; an expression, so that it binds no name in the main module.
+    private final Value flusher;
     private final SwitchableOutput output;
 
     private ReusableContext() {
@@ -151,6 +158,7 @@ final class ReusableContext {
             // Source between contexts, so every check of the process runs the deja module's JIT-compiled code.
             context.eval(DEJA_SOURCE);
             this.installer = context.eval(INSTALLER_SOURCE).execute();
+            this.flusher = context.eval(FLUSHER_SOURCE);
             ok = true;
         } finally {
             if (!ok) {
@@ -175,6 +183,11 @@ final class ReusableContext {
     /** How many contexts this process created (for tests). */
     static synchronized long created() {
         return created;
+    }
+
+    /** Writes out what Python buffered of the script's output. */
+    void flushOutput() {
+        flusher.execute();
     }
 
     /** The deja module in its initial state, with the main module emptied for the script. */

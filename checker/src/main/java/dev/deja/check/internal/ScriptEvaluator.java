@@ -877,6 +877,19 @@ public final class ScriptEvaluator implements AutoCloseable {
         return value.toString();
     }
 
+    /**
+     * Writes out what Python buffered of the script's output so far (what its loading printed, when called right after
+     * the constructor). Returns false if that failed (a script that replaced or broke its output streams).
+     */
+    public boolean flushScriptOutput() {
+        try {
+            pooled.flushOutput();
+            return true;
+        } catch (PolyglotException e) {
+            return false;
+        }
+    }
+
     @Override
     public void close() {
         closed = true;

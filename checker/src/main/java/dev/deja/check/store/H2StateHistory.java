@@ -11,6 +11,7 @@ import dev.deja.check.CheckedHistory;
 import dev.deja.check.DerivedValues;
 import dev.deja.check.PredicateResults;
 import dev.deja.check.RowChange;
+import dev.deja.check.ScriptOutline;
 import dev.deja.check.StateHistory;
 import dev.deja.check.StateStep;
 import dev.deja.check.TableSchema;
@@ -100,6 +101,9 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     private static final ObjectMapper RESULTS_JSON = JsonMapper.builder().addModule(new Jdk8Module())
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.USE_LONG_FOR_INTS).build();
+
+    /** The key of the stored script outline in {@code deja_meta}. */
+    private static final String SCRIPT_OUTLINE = "script_outline";
 
     /** The classes H2 may load by name for a database ({@code h2.allowedClasses}). */
     static final String ALLOWED_CLASSES = "org.h2.*";
@@ -770,6 +774,30 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
             connection().commit();
         } catch (SQLException | JsonProcessingException e) {
             throw failure("store the predicate results", e);
+        }
+    }
+
+    @Override
+    public Optional<ScriptOutline> scriptOutline() {
+        try {
+            if (!isComplete()) {
+                return Optional.empty();
+            }
+            Optional<String> json = meta(SCRIPT_OUTLINE);
+            return json.isEmpty() ? Optional.empty() : Optional.of(RESULTS_JSON.readValue(json.get(), ScriptOutline.class));
+        } catch (SQLException | JsonProcessingException e) {
+            throw failure("read the stored script outline", e);
+        }
+    }
+
+    @Override
+    public void storeScriptOutline(ScriptOutline outline) {
+        requireWritable();
+        try {
+            putMeta(SCRIPT_OUTLINE, RESULTS_JSON.writeValueAsString(outline));
+            connection().commit();
+        } catch (SQLException | JsonProcessingException e) {
+            throw failure("store the script outline", e);
         }
     }
 

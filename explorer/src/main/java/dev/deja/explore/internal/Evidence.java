@@ -11,7 +11,7 @@ import dev.deja.sim.Schedule;
 import dev.deja.sim.SimulationSettings;
 import dev.deja.sim.Simulator;
 import dev.deja.sim.TraceStart;
-import dev.deja.trace.NodeLog;
+import dev.deja.replay.MergedTrace;
 import dev.deja.trace.Trace;
 import dev.deja.trace.TraceEvent;
 import java.io.IOException;
@@ -28,7 +28,8 @@ import java.util.function.BiFunction;
 /**
  * Turns findings into files: each finding's schedule is run again with a trace directory (the same answers give the
  * same run), the answers are written with comments saying what each one chose, and the finding's step is located in
- * the trace's merged order, (Lamport clock, node, seq), as {@code deja check} and {@code deja replay} number it.
+ * the trace's merged order (the order the simulator ran it in, which the trace records), as {@code deja check} and
+ * {@code deja replay} number it.
  */
 public final class Evidence {
     private Evidence() {
@@ -94,24 +95,28 @@ public final class Evidence {
         return new Schedule(schedule.exploration(), schedule.steps(), schedule.stopAfterSteps(), commenting.answers);
     }
 
-    /** The position of the entry (node, seq, lamport) in the trace's merged order. */
+    /**
+     * The position of the entry (node, seq) in the trace's merged order: the simulator's order it records, as
+     * {@code deja check} and {@code deja replay} number it.
+     */
     static long position(Path trace, NodeId node, long seq, long lamport) {
-        Trace opened = Trace.open(trace);
-        long before = 0;
-        for (NodeLog log : opened.nodes()) {
-            int byNode = log.node().compareTo(node);
-            try (NodeLog.Cursor cursor = log.cursor()) {
-                while (cursor.hasNext()) {
-                    TraceEvent entry = cursor.next();
-                    int order = entry.lamport() != lamport ? Long.compare(entry.lamport(), lamport)
-                            : byNode != 0 ? byNode : Long.compare(entry.seq(), seq);
-                    if (order < 0) {
-                        before++;
+        long position = 0;
+        try (MergedTrace merged = MergedTrace.open(Trace.open(trace))) {
+            while (merged.hasNext()) {
+                TraceEvent entry = merged.next();
+                if (entry.node().equals(node) && entry.seq() == seq) {
+                    if (entry.lamport() != lamport) {
+                        throw new IllegalStateException(trace + ": node " + node + ", seq " + seq + " has clock "
+                                + entry.lamport() + ", but the explored path had " + lamport
+                                + " (the schedule did not run the same path again)");
                     }
+                    return position;
                 }
+                position++;
             }
         }
-        return before;
+        throw new IllegalStateException(trace + ": no entry of node " + node + " with seq " + seq
+                + " (the schedule did not run the same path again)");
     }
 
     /** Removes an earlier trace the explorer wrote at {@code trace} (only one with a trace.json of a simulation). */

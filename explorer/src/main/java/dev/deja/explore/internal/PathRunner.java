@@ -114,6 +114,27 @@ final class PathRunner {
             return true;
         }
 
+        /**
+         * The cluster's first starts, before step 0: the predicates see the state each leaves. A violation there cuts
+         * the path back to the end of the boot (step count 0), where a schedule can stop.
+         */
+        @Override
+        public boolean booted(List<SimulatedStep> starts, View view) {
+            if (monitor == null) {
+                return true;
+            }
+            for (SimulatedStep start : starts) {
+                if (monitor.add(start, recorder.size())) {
+                    violation = monitor.flush();
+                    if (violation.isPresent()) {
+                        return false;
+                    }
+                }
+            }
+            violation = monitor.flush();
+            return violation.isEmpty();
+        }
+
         @Override
         public boolean afterStep(SimulatedStep step, View view) {
             steps = step.step() + 1;

@@ -53,6 +53,8 @@ public final class NodeStream implements AutoCloseable {
     private final ArrayDeque<TraceEvent> lookahead = new ArrayDeque<>();
     private Source source;
     private TraceEvent lastRead;
+    /** The clock of the last entry taken ({@link #poll}), or -1. */
+    private long lastTakenLamport = -1;
 
     NodeStream(NodeId node, String origin, Supplier<Source> opener, boolean lastIncarnationCompleted) {
         this.node = node;
@@ -120,8 +122,14 @@ public final class NodeStream implements AutoCloseable {
         TraceEvent head = peek(0);
         if (head != null) {
             lookahead.removeFirst();
+            lastTakenLamport = head.lamport();
         }
         return head;
+    }
+
+    /** The Lamport clock of the last entry taken, or -1 before the first. */
+    long lastTakenLamport() {
+        return lastTakenLamport;
     }
 
     private TraceEvent read() {

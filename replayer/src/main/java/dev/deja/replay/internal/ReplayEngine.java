@@ -42,6 +42,8 @@ public final class ReplayEngine {
     private final List<Divergence> divergences = new ArrayList<>();
     private final State view = new State();
     private final Twins twins;
+    /** Opens the simulator's order to follow, or null to merge by Lamport clock. */
+    private final java.util.function.Supplier<dev.deja.trace.TraceOrder.Cursor> order;
 
     /**
      * Wraps the replay twin of each incarnation's platform and trace sink before its runner is made, so that a caller
@@ -62,6 +64,16 @@ public final class ReplayEngine {
 
     /** As the other constructor, with {@code twins} (null: none) wrapping every runner's platform and sink. */
     public ReplayEngine(String traceName, List<NodeStream> streams, Replayer.Options options, Twins twins) {
+        this(traceName, streams, options, twins, null);
+    }
+
+    /**
+     * As the other constructors, merging the streams in the order {@code order} opens (null: by Lamport clock; see
+     * {@link HappensBeforeMerge}).
+     */
+    public ReplayEngine(String traceName, List<NodeStream> streams, Replayer.Options options, Twins twins,
+                        java.util.function.Supplier<dev.deja.trace.TraceOrder.Cursor> order) {
+        this.order = order;
         this.traceName = traceName;
         this.streams = List.copyOf(streams);
         this.options = options;
@@ -85,7 +97,8 @@ public final class ReplayEngine {
         long startNanos = System.nanoTime();
         long position = 0;
         long handlerCalls = 0;
-        try (HappensBeforeMerge merge = new HappensBeforeMerge(traceName, streams)) {
+        try (HappensBeforeMerge merge = new HappensBeforeMerge(traceName, streams,
+                order == null ? null : order.get())) {
             if (options.onlyNodes().isEmpty() && !options.partial()) {
                 MissingNodes.refuseIfMissing(traceName, streams);
             }

@@ -56,6 +56,8 @@ final class HandOver {
     private final Set<NodeId> addressable = new LinkedHashSet<>();
     private long latestMillis = Long.MIN_VALUE;
     private long handlerCalls;
+    /** The node of every entry the replay merged, in its order. */
+    private final List<NodeId> mergedOrder = new ArrayList<>();
     private SortedMap<NodeId, NodeRunner> runners;
     private ReplayResult replayed;
 
@@ -84,6 +86,7 @@ final class HandOver {
                 .withUntilPosition(start.position() + 1)
                 .withListener((event, position, state) -> {
                     TraceEvent entry = event.entry();
+                    mergedOrder.add(entry.node());
                     latestMillis = Math.max(latestMillis, entry.atMillis());
                     if (entry.event() instanceof Event.TimerFired fired && twins.containsKey(entry.node())) {
                         twins.get(entry.node()).timers.remove(fired.timerId());
@@ -115,7 +118,7 @@ final class HandOver {
                 twin.replaySink = replay;
                 return twin;
             }
-        });
+        }, recording::orderCursor);
         try {
             replayed = engine.run();
         } catch (Ended e) {
@@ -130,6 +133,11 @@ final class HandOver {
         }
         runners = engine.runners();
         return true;
+    }
+
+    /** The node of every entry the replay merged up to the position, in the merged order. */
+    List<NodeId> mergedOrder() {
+        return mergedOrder;
     }
 
     /** How many handler calls the replay ran: the steps the simulated run goes on from. */

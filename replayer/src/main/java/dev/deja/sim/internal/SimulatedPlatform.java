@@ -52,6 +52,8 @@ final class SimulatedPlatform implements Platform {
     private long nextSeq;
     private long lastLamport;
     private boolean crashed;
+    /** How many entries of a recording this node's log begins with (see {@link #adopt}). */
+    long copiedEntries;
 
     SimulatedPlatform(SimulationEngine engine, NodeId id, String className, Map<String, String> args, boolean recorded,
                       List<NodeId> peers) {
@@ -145,6 +147,7 @@ final class SimulatedPlatform implements Platform {
                     }
                 }
                 open.append(entry);
+                copiedEntries++;
             }
         }
         return open;
@@ -332,6 +335,9 @@ final class SimulatedPlatform implements Platform {
             lastLamport = event.lamport();
             if (writer != null) {
                 writer.append(event);
+                if (engine.traceOrder != null) {
+                    engine.traceOrder.entry(id);
+                }
             }
         }
 

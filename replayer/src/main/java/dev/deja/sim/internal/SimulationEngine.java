@@ -15,6 +15,8 @@ import dev.deja.trace.MessageCodec;
 import dev.deja.trace.Payload;
 import dev.deja.trace.Trace;
 import dev.deja.trace.TraceEncoding;
+import dev.deja.trace.TraceEvent;
+import dev.deja.trace.TraceOrder;
 import dev.deja.trace.TraceSummary;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -89,6 +91,8 @@ public final class SimulationEngine {
     long duplicated;
     /** The step whose handler is running (events it creates are caused by it), -1 before the first. */
     long causeStep = -1;
+    /** With a trace: the order the run's entries are recorded in (see {@link TraceOrder}); else null. */
+    TraceOrder.Writer traceOrder;
 
     public SimulationEngine(SimulationSettings settings, Path traceDirectory, Simulator.Options options) {
         this.settings = settings;
@@ -108,7 +112,18 @@ public final class SimulationEngine {
         long startNanos = System.nanoTime();
         if (traceDirectory != null) {
             requireEmptyOrAbsent(traceDirectory);
+            traceOrder = TraceOrder.Writer.create(traceDirectory);
         }
+        try {
+            return runAndWrite(startNanos);
+        } finally {
+            if (traceOrder != null) {
+                traceOrder.abandon(); // unless written: a run that failed leaves its logs to the Lamport merge
+            }
+        }
+    }
+
+    private SimulationResult runAndWrite(long startNanos) {
         SimulationResult.Ending ending;
         if (options.start().isPresent()) {
             ending = continueRecording(new HandOver(options.start().get()));
@@ -126,11 +141,19 @@ public final class SimulationEngine {
             }
             addPartitionEvents();
             // Cluster nodes first, so that the driver's first messages find them running, as in a deployment.
+            List<SimulatedStep> starts = new ArrayList<>();
             for (NodeId id : clusterIds) {
-                nodes.get(id).boot();
+                SimulatedPlatform node = nodes.get(id);
+                node.boot();
+                TraceEvent entry = node.lastHandlerEntry();
+                if (observer != StepObserver.NONE && entry != null) {
+                    starts.add(new SimulatedStep(-1, new ChoicePoint.Enabled(ChoicePoint.EventKind.RESTART, node.id, null,
+                            node.incarnation, 0, "", 0, -1, 0), true, entry, node.instance));
+                }
             }
             settings.driver().ifPresent(d -> nodes.get(d.id()).boot());
-            ending = loop();
+            ending = observer == StepObserver.NONE || observer.booted(starts, view) ? loop()
+                    : SimulationResult.Ending.STOPPED;
         }
         for (SimulatedPlatform node : nodes.values()) {
             node.finish();
@@ -139,6 +162,9 @@ public final class SimulationEngine {
             }
         }
         if (traceDirectory != null) {
+            if (traceOrder != null) {
+                traceOrder.close();
+            }
             launcherEvents.sort((a, b) -> Long.compare(a.atMillis(), b.atMillis()));
             try {
                 Trace.writeSummary(traceDirectory, new TraceSummary(TraceEncoding.FORMAT_VERSION, "simulate", options.command(),
@@ -199,6 +225,9 @@ public final class SimulationEngine {
                 schedule(due);
             }
         });
+        if (traceOrder != null) {
+            orderPrefix(handOver);
+        }
         for (HandOver.InFlight message : handOver.inFlight()) {
             SimulatedPlatform sender = nodes.get(message.from());
             if (sender != null) {
@@ -211,6 +240,32 @@ public final class SimulationEngine {
             }
         }
         return loop();
+    }
+
+    /**
+     * The order of the recorded prefix copied into the new trace: the entries as the hand-over's replay merged them,
+     * then the rest of each handler call begun by then (copied too, and caused by nothing later). A prefix not copied
+     * as merged (a recording cut inside a handler call) leaves the new trace without an order.
+     */
+    private void orderPrefix(HandOver handOver) {
+        Map<NodeId, Long> merged = new HashMap<>();
+        for (NodeId node : handOver.mergedOrder()) {
+            merged.merge(node, 1L, Long::sum);
+        }
+        for (Map.Entry<NodeId, Long> count : merged.entrySet()) {
+            SimulatedPlatform node = byId.get(count.getKey());
+            if (node == null || node.copiedEntries < count.getValue()) {
+                traceOrder.abandon();
+                traceOrder = null;
+                return;
+            }
+        }
+        for (NodeId node : handOver.mergedOrder()) {
+            traceOrder.entry(node);
+        }
+        for (SimulatedPlatform node : nodes.values()) {
+            traceOrder.entries(node.id, node.copiedEntries - merged.getOrDefault(node.id, 0L));
+        }
     }
 
     private void indexNodes() {
