@@ -157,6 +157,14 @@ public final class Checker {
     }
 
     /**
+     * Whether the launcher left the Graal JIT out of this JVM on purpose (a one-shot check, which runs Python interpreted
+     * from the JVM's AOT cache instead, faster for a JVM that checks once).
+     */
+    public static boolean pythonInterpretedOnPurpose() {
+        return PythonEngine.interpretedOnPurpose().isPresent();
+    }
+
+    /**
      * Prepares this process's Python engine and one context, which the next check takes over (what a long-lived
      * process, such as the warm engine of {@code deja daemon}, does before its first check).
      */
