@@ -13,6 +13,9 @@ import dev.deja.replay.Replayer;
 import dev.deja.trace.Event;
 import dev.deja.trace.Trace;
 import dev.deja.trace.TraceSummary;
+import dev.deja.trace.TraceEvent;
+import dev.deja.trace.TraceOrder;
+import dev.deja.replay.MergedTrace;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -79,6 +82,82 @@ class SimulatorIT {
         assertThat(summary.kind()).isEqualTo("simulate");
         assertThat(summary.settings()).containsEntry("seed", 3).containsEntry("dropProbability", 0.2);
         assertThat(summary.events()).extracting(TraceSummary.LauncherEvent::action).contains("partition", "heal", "crash");
+    }
+
+    @Test
+    void simulatedTrace_isMergedInTheOrderTheSimulatorRanIt_andAContradictingOrderIsRefused() throws IOException {
+        // No clock skew: every entry's wall clock is the virtual time it ran at.
+        SimulationSettings settings = SimulatedPaxos.settings(5, 3, Optional.of("latest-response")).dropProbability(0.2)
+                .delayMillis(1, 30).crashRate(0.03).restartDelayMillis(200).maxVirtualMillis(20_000).build();
+        Path trace = temporary.resolve("ordered");
+        SimulationResult simulated = Simulator.run(settings, trace);
+        assertThat(trace.resolve(TraceOrder.FILE)).exists();
+        assertThat(trace.resolve(TraceOrder.FILE + ".partial")).doesNotExist();
+        List<TraceEvent> ordered = merged(trace);
+        assertThat(ordered).hasSize(Math.toIntExact(simulated.entries()));
+        for (int i = 1; i < ordered.size(); i++) {
+            assertThat(ordered.get(i).atMillis()).as("virtual time at position %d: %s after %s", i, ordered.get(i),
+                    ordered.get(i - 1)).isGreaterThanOrEqualTo(ordered.get(i - 1).atMillis());
+        }
+
+        // The same logs without the order are merged by Lamport clock: the same entries, interleaved otherwise.
+        Path unordered = temporary.resolve("unordered");
+        copy(trace, unordered);
+        Files.delete(unordered.resolve(TraceOrder.FILE));
+        List<TraceEvent> byLamport = merged(unordered);
+        assertThat(byLamport).containsExactlyInAnyOrderElementsOf(ordered).isNotEqualTo(ordered);
+
+        // Runs in reverse: each node's entries keep their log order, but a receive now comes before its send.
+        Path reversed = temporary.resolve("reversed");
+        copy(trace, reversed);
+        List<String> lines = Files.readAllLines(reversed.resolve(TraceOrder.FILE));
+        List<String> runs = new ArrayList<>(lines.subList(1, lines.size()));
+        java.util.Collections.reverse(runs);
+        List<String> tampered = new ArrayList<>(List.of(lines.getFirst()));
+        tampered.addAll(runs);
+        Files.write(reversed.resolve(TraceOrder.FILE), tampered);
+        assertThatThrownBy(() -> merged(reversed)).isInstanceOf(dev.deja.replay.ReplayException.class)
+                .hasMessageContaining(reversed.resolve(TraceOrder.FILE) + ", line ")
+                .hasMessageContaining("before its send, which happens before it: receive ");
+    }
+
+    @Test
+    void continuedRun_ordersTheCopiedPrefix_andReplaysWhole() {
+        SimulationSettings settings = SimulatedPaxos.settings(3, 4, Optional.empty()).dropProbability(0.1)
+                .delayMillis(1, 30).maxVirtualMillis(5_000).build();
+        Path recorded = temporary.resolve("recorded");
+        Simulator.run(settings, recorded);
+        Path continued = temporary.resolve("continued");
+        SimulationResult result = Simulator.run(settings, continued, Simulator.Options.of(settings)
+                .withStart(TraceStart.of(recorded, 60)));
+        assertThat(continued.resolve(TraceOrder.FILE)).exists();
+        List<TraceEvent> merged = merged(continued);
+        assertThat(merged.subList(0, 61)).as("the prefix in the recording's order")
+                .isEqualTo(merged(recorded).subList(0, 61));
+        ReplayResult replayed = Replayer.replay(Trace.open(continued), Replayer.Options.defaults());
+        assertThat(replayed.divergences()).isEmpty();
+        assertThat(replayed.entries()).isEqualTo(merged.size());
+        assertThat(result.steps()).isPositive();
+    }
+
+    private static List<TraceEvent> merged(Path trace) {
+        List<TraceEvent> out = new ArrayList<>();
+        try (MergedTrace merge = MergedTrace.open(Trace.open(trace))) {
+            merge.forEachRemaining(out::add);
+        }
+        return out;
+    }
+
+    private static void copy(Path from, Path to) {
+        files(from).forEach((name, bytes) -> {
+            try {
+                Path target = to.resolve(name);
+                Files.createDirectories(target.getParent());
+                Files.write(target, bytes);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
     }
 
     @Test
