@@ -157,6 +157,14 @@ public final class Checker {
     }
 
     /**
+     * Whether the launcher left the Graal JIT out of this JVM on purpose (a one-shot check, which runs Python interpreted
+     * from the JVM's AOT cache instead, faster for a JVM that checks once).
+     */
+    public static boolean pythonInterpretedOnPurpose() {
+        return PythonEngine.interpretedOnPurpose().isPresent();
+    }
+
+    /**
      * Prepares this process's Python engine and one context, which the next check takes over (what a long-lived
      * process, such as the warm engine of {@code deja daemon}, does before its first check).
      */
@@ -326,8 +334,13 @@ public final class Checker {
         boolean servedOnly = stored.isPresent() && evaluated != null && filter.tables != null && filter.tables.isEmpty();
         if (!active.isEmpty() || stored.isEmpty()) {
             try {
+                // Changes of tables that nothing evaluated reads, or that the script no longer declares, are left
+                // undecoded (the filter would drop them).
+                Set<String> decoded = filter.tables != null ? filter.tables
+                        : schemas.stream().map(TableSchema::name).collect(java.util.stream.Collectors.toSet());
                 StepPipeline.runBatches("deja-check-history", sink -> servedOnly
-                        ? history.replayHistoryAt(filter.positions, sink) : history.replayHistory(0, sink), run::steps);
+                        ? history.replayHistoryAt(filter.positions, decoded, sink)
+                        : history.replayHistory(0, decoded, sink), run::steps);
             } catch (Stop stop) {
                 // --to or --limit reached
                 stopped = true;
@@ -801,10 +814,10 @@ public final class Checker {
             Map<String, DerivedValues> fresh = new LinkedHashMap<>();
             for (ScriptEvaluator.RecordedDerived recorded : evaluator.recordedDerived()) {
                 PredicateFingerprints.Fingerprint fingerprint = fingerprints.get(recorded.name());
-                // A value that could not be read back (such as one holding rows) is not stored at all.
+                // A value that could not be read back exactly (such as one holding rows) is not stored at all.
                 if (recorded.unstorable() == null && fingerprint != null && !kept.contains(recorded.name())
                         && (evaluated == null || evaluated.contains(recorded.name()))
-                        && recorded.changes().stream().allMatch(c -> c.value() == null || ScriptEvaluator.literal(c.value()))) {
+                        && evaluator.unstorable(recorded.changes()).isEmpty()) {
                     fresh.put(recorded.name(), new DerivedValues(fingerprint.code(), recorded.changes()));
                 }
             }

@@ -47,21 +47,34 @@ public interface StateHistory extends AutoCloseable {
     long replayHistory(long fromPosition, Consumer<StateStep> consumer);
 
     /**
-     * Streams the first stored step and those at {@code positions}, in position order (what a re-check needs when only
-     * the changes of stored derived values matter to it); the same validity rule as {@link #replayHistory}. A store may
-     * read less than the whole history for it. Returns how many steps were given.
+     * Like {@link #replayHistory(long, Consumer)}, each step with only its changes of {@code tables} (null: all); a
+     * store may leave the other changes undecoded.
      */
-    default long replayHistoryAt(java.util.Set<Long> positions, Consumer<StateStep> consumer) {
+    default long replayHistory(long fromPosition, java.util.Set<String> tables, Consumer<StateStep> consumer) {
+        return replayHistory(fromPosition, tables == null ? consumer : step -> consumer.accept(only(step, tables)));
+    }
+
+    /**
+     * Streams the first stored step and those at {@code positions}, in position order, each with only its changes of
+     * {@code tables} (null: all), what a re-check needs when only the changes of stored derived values and of a few
+     * tables matter to it; the same validity rule as {@link #replayHistory}. A store may read and decode less than the
+     * whole history for it. Returns how many steps were given.
+     */
+    default long replayHistoryAt(java.util.Set<Long> positions, java.util.Set<String> tables, Consumer<StateStep> consumer) {
         long[] given = {0};
         boolean[] first = {true};
         replayHistory(0, step -> {
             if (first[0] || positions.contains(step.event().position())) {
-                consumer.accept(step);
+                consumer.accept(tables == null ? step : only(step, tables));
                 given[0]++;
             }
             first[0] = false;
         });
         return given[0];
+    }
+
+    private static StateStep only(StateStep step, java.util.Set<String> tables) {
+        return new StateStep(step.event(), step.changes().stream().filter(change -> tables.contains(change.table())).toList());
     }
 
     /**

@@ -1240,26 +1240,14 @@ def _deja_setup_recorded():
 _clock_source = _Source("clock")
 
 
-def _deja_setup_serve(name, positions, values, reads):
-    """Reads back what the stored history says of the derived value name, for _deja_setup_commit_served: at each of
-    positions (ascending), its value becomes the one whose repr is in values (None: unchanged) and what it read the
-    names in reads (None: unchanged). Returns None, or why it cannot be served (a value whose repr does not give it
-    back exactly)."""
-    derived = None
-    for d in _registry.derived:
-        if d.name == name:
-            derived = d
-    if derived is None:
-        return "the script declares no derived value " + name
-    sources = {"event": _state.event_source, "nodes": nodes._source, "clock": _clock_source}
-    for t in _registry.tables:
-        sources[t.name] = t._source
-    for d in _registry.derived:
-        sources[d.name] = d._source
-    # The checker passed only texts made of literals (see ScriptEvaluator.readBack), so evaluating them calls
-    # nothing; many at once, since compiling each alone costs more than reading it. (The ast module's literal_eval
-    # would do the same, but importing it costs seconds in a new context.)
-    parsed = {}
+def _deja_setup_literals(values):
+    """The values whose reprs are the texts in values (None stays None), as a list, or why they cannot be read: a
+    SyntaxError. The checker passes only texts made of literals (see ScriptEvaluator.literal), so evaluating them
+    calls nothing; many at once, since compiling each alone costs more than reading it. (The ast module's
+    literal_eval would do the same, but importing it costs seconds in a new context.) The same texts always give the
+    same values: a check stores a derived value's texts only if this gives back each exactly
+    (_deja_setup_reads_back), so that a re-check can read them without comparing again."""
+    parsed = [None] * len(values)
     texts = []
     for i in range(len(values)):
         if values[i] is not None:
@@ -1276,17 +1264,50 @@ def _deja_setup_serve(name, positions, values, reads):
             read = eval("".join(source), {"__builtins__": {}}, {})
         except Exception as e:
             return "a stored value is not a literal (%s)" % type(e).__name__
+        if type(read) is not tuple or len(read) != len(chunk):
+            return "the stored values do not read back one by one"
         for k in range(len(chunk)):
             parsed[chunk[k]] = read[k]
         at += 256
+    return parsed
+
+
+def _deja_setup_reads_back(values):
+    """None if _deja_setup_literals gives back, for each text in values, a value whose repr is that text; else why
+    not. Checked before the texts are stored, once, instead of at every re-check that reads them."""
+    parsed = _deja_setup_literals(values)
+    if isinstance(parsed, str):
+        return parsed
+    for i in range(len(values)):
+        if values[i] is not None and repr(parsed[i]) != values[i]:
+            return "a value does not read back the same: " + values[i][:60]
+    return None
+
+
+def _deja_setup_serve(name, positions, values, reads):
+    """Reads back what the stored history says of the derived value name, for _deja_setup_commit_served: at each of
+    positions (ascending), its value becomes the one whose repr is in values (None: unchanged) and what it read the
+    names in reads (None: unchanged). Returns None, or why it cannot be served. The check that stored values made sure
+    that they read back exactly (_deja_setup_reads_back)."""
+    derived = None
+    for d in _registry.derived:
+        if d.name == name:
+            derived = d
+    if derived is None:
+        return "the script declares no derived value " + name
+    sources = {"event": _state.event_source, "nodes": nodes._source, "clock": _clock_source}
+    for t in _registry.tables:
+        sources[t.name] = t._source
+    for d in _registry.derived:
+        sources[d.name] = d._source
+    parsed = _deja_setup_literals(values)
+    if isinstance(parsed, str):
+        return parsed
     changes = []
     for i in range(len(positions)):
         value = _UNSET
-        text = values[i]
-        if text is not None:
+        if values[i] is not None:
             value = parsed[i]
-            if repr(value) != text:
-                return "a stored value does not read back the same: " + text[:60]
         names = reads[i]
         deps = None
         if names is not None:

@@ -270,6 +270,26 @@ class PredicateReuseIT {
     }
 
     @Test
+    void check_derivedValueWhoseTextReadsBackOtherwise_isNotStored_andEvaluatedAgainSilently() throws IOException {
+        // Its repr is made of literals, but reads back as another value ('ab'): checked when stored, not on re-checks.
+        String odd = BASE + "\n\nclass Joined:\n    def __repr__(self):\n        return \"'a' 'b'\"\n\n\n"
+                + "@derived\ndef joined():\n    return Joined() if len(Agent) > 2 else None\n\n\n"
+                + "@always\ndef joined_seen():\n    return joined() is None or len(Agent) > 2\n";
+        Path trace = trace();
+        check(trace, odd, true, options -> options);
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_ONLY)) {
+            assertThat(history.derivedFingerprints()).containsKey("decision").doesNotContainKey("joined");
+        }
+        String edited = odd.replace("len(Agent) > 2\n", "len(Agent) >= 3\n");
+        Checked recheck = check(trace, edited, true, options -> options);
+        Checked fresh = check(trace, edited, false, options -> options);
+        assertThat(json(recheck.report())).isEqualTo(json(fresh.report()));
+        assertThat(recheck.notices()).isEmpty();
+        assertThat(recheck.evaluations("joined")).isPositive();
+        assertThat(recheck.evaluations("decision")).isZero();
+    }
+
+    @Test
     void recheck_twoEditsInARow_reuseWhatTheFirstReCheckStored() throws IOException {
         Path trace = trace();
         String first = BASE.replace("    v = decision.versions()\n", "    unused = 0\n    v = decision.versions()\n");

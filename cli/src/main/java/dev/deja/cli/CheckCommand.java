@@ -319,6 +319,8 @@ public final class CheckCommand implements Callable<Integer> {
         // A check that needed no Python says so instead: asking whether the JIT is on would start the Python engine.
         String engine = withoutPython ? "; Python not needed (no predicate changed)" : engineSaid ? ""
                 : Checker.pythonJit() ? "; Python predicates compiled by the Graal JIT"
+                : Checker.pythonInterpretedOnPurpose()
+                ? "; Python predicates interpreted (a one-shot check; DEJA_FULL_JIT=1 compiles them)"
                 : "; Python predicates interpreted (no Graal JIT in this JVM)";
         engineSaid |= !withoutPython;
         String reuse = reusedPredicates == 0 ? "" : String.format(Locale.ROOT, ", reusing %d of %d predicates' results",

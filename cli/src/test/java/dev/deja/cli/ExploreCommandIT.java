@@ -225,13 +225,15 @@ class ExploreCommandIT {
                 .filter(flag -> !flag.startsWith("-javaagent") && !flag.startsWith("-Dbasedir")
                         && !flag.startsWith("-Dsurefire") && !flag.startsWith("-Dfailsafe"))
                 .toList());
+        // C1 alone, as the launcher runs an explore with a script in a new JVM: half the CPU of a cold start.
+        command.add("-XX:TieredStopAtLevel=1");
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.deja.main.DejaCli", "explore",
                 "--cluster", project.cluster().toString(), "--classpath", project.jar().toString(), "--script",
                 project.script().toString(), "--strategy", "random", "--paths", "1000000000", "--workers", "1",
                 "--out", out.toString()));
         Path stdout = work.resolve("stdout.txt");
         Path stderr = work.resolve("stderr.txt");
-        Process process = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+        Process process = new ProcessBuilder(Sigint.withDefaultSigint(command)).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                 .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
         try {
             // Wait until the search has found something (the script says so), then press Ctrl-C.

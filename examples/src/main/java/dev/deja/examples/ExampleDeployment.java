@@ -4,9 +4,6 @@ import dev.deja.node.NodeId;
 import dev.deja.runtime.ClusterSpec;
 import dev.deja.runtime.Deployment;
 import dev.deja.runtime.FaultModel;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -71,30 +68,23 @@ public record ExampleDeployment(Example example, int nodes, Optional<String> bug
         return settings;
     }
 
-    /** The plan, with a free loopback port chosen now for every process. */
+    /** The plan, with a free loopback port chosen now for every process (another one if it is taken before use). */
     public Deployment.Plan plan() {
         Map<String, String> args = nodeArgs();
         Map<NodeId, ClusterSpec.Member> members = new LinkedHashMap<>();
         for (NodeId id : example.nodeIds(nodes)) {
-            members.put(id, new ClusterSpec.Member("127.0.0.1:" + freePort(), example.nodeClass().getName(), args));
+            members.put(id, new ClusterSpec.Member("127.0.0.1:" + Deployment.freeLoopbackPort(), example.nodeClass().getName(), args));
         }
         Map<NodeId, ClusterSpec.Member> clients = new LinkedHashMap<>();
         Optional<NodeId> driver = example.driverClass().map(type -> {
             NodeId id = ExampleSimulation.DRIVER_ID;
-            clients.put(id, new ClusterSpec.Member("127.0.0.1:" + freePort(), type.getName(), Map.of()));
+            clients.put(id, new ClusterSpec.Member("127.0.0.1:" + Deployment.freeLoopbackPort(), type.getName(), Map.of()));
             return id;
         });
         ClusterSpec cluster = new ClusterSpec(members, clients, faults);
         return new Deployment.Plan(cluster, driver, traceDirectory.map(Path::toAbsolutePath),
-                workDirectory.toAbsolutePath(), duration, actions, classpath, settings(), command, nodeJvmFlags);
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free port on loopback: " + e.getMessage(), e);
-        }
+                workDirectory.toAbsolutePath(), duration, actions, classpath, settings(), command, nodeJvmFlags,
+                Deployment.Plan.Ports.CHOSEN_FREE);
     }
 
     /** Builds an {@link ExampleDeployment}; every setting has the default named in {@link #builder}. */

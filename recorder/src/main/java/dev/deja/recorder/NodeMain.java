@@ -13,6 +13,14 @@ import java.util.Optional;
  * when {@code -Ddeja.record=TRACE} or the recorder agent is given.
  */
 public final class NodeMain {
+    /**
+     * The exit status of a node whose address another process holds (EX_TEMPFAIL of sysexits.h: a deployment on ports
+     * it chose free starts again on others).
+     */
+    public static final int ADDRESS_IN_USE = 75;
+    /** What a node prints, after its id and incarnation, once it listens: the deployment waits for it. */
+    public static final String LISTENING = " listening on ";
+
     private NodeMain() {
     }
 
@@ -47,6 +55,14 @@ public final class NodeMain {
         } catch (IllegalArgumentException e) { // a bad cluster file or node class: one line, not a stack trace
             System.err.println("deja node " + node + ": " + e.getMessage());
             System.exit(2); // a usage or input error, as in every deja command
+        } catch (java.io.IOException e) {
+            for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+                if (cause instanceof java.net.BindException) { // another process holds the address: one line
+                    System.err.println("deja node " + node + ": " + e.getMessage());
+                    System.exit(ADDRESS_IN_USE);
+                }
+            }
+            throw e;
         }
     }
 
@@ -61,7 +77,7 @@ public final class NodeMain {
         LiveNode live = LiveNode.start(node, spec, new LiveNode.Options(storageDirectory, record, System.out,
                 Optional.ofNullable(workloadStart)));
         Runtime.getRuntime().addShutdownHook(new Thread(live::stop, "deja-shutdown"));
-        System.out.println("node " + node + " incarnation " + live.incarnation() + " listening on "
+        System.out.println("node " + node + " incarnation " + live.incarnation() + LISTENING
                 + spec.member(node).address() + record.map(r -> ", recording to " + r).orElse(", not recording"));
         live.awaitHandlerEnd(); // the handler thread does the work until a signal, or until its log cannot be written
         if (live.recordingFailure().isPresent()) {

@@ -54,11 +54,27 @@ public final class Deployment {
      * @param settings       recorded in {@code trace.json} for humans
      * @param nodeJvmFlags   extra flags for the node JVMs, after {@link #childJvmFlags()} (so they override them:
      *                       {@code -XX:TieredStopAtLevel=4} gives nodes the full JIT, as in production)
+     * @param ports          whether the cluster's loopback ports were chosen free for this run, and so may be chosen
+     *                       again when another process takes one before its node listens ({@link Ports})
      */
     public record Plan(ClusterSpec cluster, Optional<NodeId> driver, Optional<Path> traceDirectory, Path workDirectory,
                        Duration duration, List<NodeAction> actions, String classpath, Map<String, Object> settings,
-                       String command, List<String> nodeJvmFlags) {
+                       String command, List<String> nodeJvmFlags, Ports ports) {
+        /** Where a plan's ports come from. */
+        public enum Ports {
+            /** Given by the user (a cluster file): used as they are; a port in use fails the start, naming it. */
+            FIXED,
+            /**
+             * Chosen free on loopback when the plan was made ({@link Deployment#freeLoopbackPort()}): a port is free
+             * only until something binds it, and between the choice and the node's bind another process may take it
+             * (an outgoing connection's ephemeral port, another test). The deployment then starts again on other
+             * free ports, at most {@link Deployment#START_ATTEMPTS} times, saying so.
+             */
+            CHOSEN_FREE
+        }
+
         public Plan {
+            Objects.requireNonNull(ports, "ports");
             List<NodeAction> all = new ArrayList<>(actions);
             for (FaultModel.Scheduled scheduled : cluster.faults().scheduled()) {
                 all.add(new NodeAction(scheduled.kind() == FaultModel.Scheduled.Kind.KILL ? NodeAction.Kind.KILL
@@ -75,12 +91,26 @@ public final class Deployment {
             nodeJvmFlags = List.copyOf(nodeJvmFlags);
         }
 
-        /** A plan whose node JVMs get only {@link #childJvmFlags()}. */
+        /** A plan on the user's own ports ({@link Ports#FIXED}). */
+        public Plan(ClusterSpec cluster, Optional<NodeId> driver, Optional<Path> traceDirectory, Path workDirectory,
+                    Duration duration, List<NodeAction> actions, String classpath, Map<String, Object> settings,
+                    String command, List<String> nodeJvmFlags) {
+            this(cluster, driver, traceDirectory, workDirectory, duration, actions, classpath, settings, command,
+                    nodeJvmFlags, Ports.FIXED);
+        }
+
+        /** A plan on the user's own ports whose node JVMs get only {@link #childJvmFlags()}. */
         public Plan(ClusterSpec cluster, Optional<NodeId> driver, Optional<Path> traceDirectory, Path workDirectory,
                     Duration duration, List<NodeAction> actions, String classpath, Map<String, Object> settings,
                     String command) {
             this(cluster, driver, traceDirectory, workDirectory, duration, actions, classpath, settings, command,
                     List.of());
+        }
+
+        /** This plan with {@code other} as its cluster (the same nodes, say, on other ports). */
+        Plan withCluster(ClusterSpec other) {
+            return new Plan(other, driver, traceDirectory, workDirectory, duration, actions, classpath, settings, command,
+                    nodeJvmFlags, ports);
         }
     }
 
@@ -95,8 +125,14 @@ public final class Deployment {
     /** The most a scaled limit grows to; a longer wait is better spent elsewhere (the demo simulates instead). */
     private static final Duration MAXIMUM_START_TIMEOUT = Duration.ofMinutes(10);
 
-    private final Plan plan;
+    /** How many times a deployment on ports chosen free starts its nodes before a port in use fails it. */
+    public static final int START_ATTEMPTS = 3;
+
+    /** The plan; its cluster changes only when a start on {@link Plan.Ports#CHOSEN_FREE} ports is tried again. */
+    private Plan plan;
     private final PrintStream progress;
+    /** Per node process, the length of its log when it was launched: what it printed since is this launch's. */
+    private final Map<NodeId, Long> logStarts = new LinkedHashMap<>();
     private final Map<NodeId, Process> processes = new LinkedHashMap<>();
     private final List<TraceSummary.LauncherEvent> events = new ArrayList<>();
     private Path clusterFile;
@@ -168,8 +204,43 @@ public final class Deployment {
         }
         Files.createDirectories(plan.workDirectory());
         clusterFile = plan.workDirectory().resolve("cluster.json");
-        plan.cluster().write(clusterFile);
         workloadStartFile = plan.workDirectory().resolve("workload-start");
+        // What this deployment's starts may remove again: only node directories it creates itself.
+        List<Path> created = new ArrayList<>();
+        for (NodeId node : plan.cluster().allIds()) {
+            Path storage = plan.workDirectory().resolve(node.value()).resolve("storage");
+            if (!Files.exists(storage)) {
+                created.add(storage);
+            }
+            plan.traceDirectory().map(trace -> trace.resolve("nodes").resolve(node.value()))
+                    .filter(directory -> !Files.exists(directory)).ifPresent(created::add);
+        }
+        for (int attempt = 1; ; attempt++) {
+            try {
+                startOnce(attempt);
+                return;
+            } catch (StartFailure e) {
+                if (!e.addressInUse() || plan.ports() != Plan.Ports.CHOSEN_FREE || attempt >= START_ATTEMPTS) {
+                    throw e;
+                }
+                progress.println("deja: " + e.node() + " could not listen on " + plan.cluster().member(e.node()).address()
+                        + ": another process took that port after it was chosen free; starting the nodes again on other"
+                        + " free ports (attempt " + (attempt + 1) + " of " + START_ATTEMPTS + ")");
+                for (Path directory : created) {
+                    deleteTree(directory);
+                }
+                plan = plan.withCluster(onFreshPorts(plan.cluster()));
+                listening = 0;
+            }
+        }
+    }
+
+    /**
+     * Start {@code attempt} of every node and the driver on the plan's ports; on failure, whatever it started is
+     * stopped, or killed if the start will be tried again on other ports.
+     */
+    private void startOnce(int attempt) throws IOException, InterruptedException {
+        plan.cluster().write(clusterFile);
         Files.deleteIfExists(workloadStartFile);
         startMillis = System.currentTimeMillis();
         try {
@@ -190,14 +261,73 @@ public final class Deployment {
             dev.deja.trace.internal.Json.writeAtomically(workloadStartFile, System.currentTimeMillis());
             if (plan.driver().isPresent()) {
                 NodeId id = plan.driver().get();
-                driver = LiveNode.start(id, plan.cluster(), new LiveNode.Options(
-                        plan.workDirectory().resolve(id.value()).resolve("storage"), Optional.empty(),
-                        new PrintStream(Files.newOutputStream(plan.workDirectory().resolve(id.value() + ".log")), true),
-                        Optional.of(workloadStartFile)));
+                try {
+                    driver = LiveNode.start(id, plan.cluster(), new LiveNode.Options(
+                            plan.workDirectory().resolve(id.value()).resolve("storage"), Optional.empty(),
+                            new PrintStream(Files.newOutputStream(plan.workDirectory().resolve(id.value() + ".log")), true),
+                            Optional.of(workloadStartFile)));
+                } catch (IOException e) {
+                    if (addressInUse(e)) {
+                        throw new StartFailure(id, e.getMessage(), true);
+                    }
+                    throw e;
+                }
             }
         } catch (IOException | InterruptedException | RuntimeException | Error e) {
-            stopProcesses();
+            runStartNanos = 0;
+            workloadStarted = false;
+            if (e instanceof StartFailure failure && failure.addressInUse() && plan.ports() == Plan.Ports.CHOSEN_FREE
+                    && attempt < START_ATTEMPTS) {
+                killProcesses(); // nothing of this start is kept
+            } else {
+                stopProcesses();
+            }
             throw e;
+        }
+    }
+
+    /** Whether {@code e} or one of its causes says that an address was in use. */
+    private static boolean addressInUse(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.net.BindException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code cluster} with a new free loopback port for every process. */
+    private static ClusterSpec onFreshPorts(ClusterSpec cluster) {
+        return new ClusterSpec(onFreshPorts(cluster.nodes()), onFreshPorts(cluster.clients()), cluster.faults());
+    }
+
+    private static Map<NodeId, ClusterSpec.Member> onFreshPorts(Map<NodeId, ClusterSpec.Member> members) {
+        Map<NodeId, ClusterSpec.Member> moved = new LinkedHashMap<>();
+        members.forEach((id, member) -> moved.put(id, new ClusterSpec.Member("127.0.0.1:" + freeLoopbackPort(),
+                member.nodeClass(), member.args())));
+        return moved;
+    }
+
+    /**
+     * A loopback port that is free now (the system's choice for a socket bound to port 0). Free only until something
+     * binds it: a plan made of such ports is {@link Plan.Ports#CHOSEN_FREE}.
+     */
+    public static int freeLoopbackPort() {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("no free port on loopback: " + e.getMessage(), e);
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> walk = Files.walk(root)) {
+            for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
         }
     }
 
@@ -321,6 +451,7 @@ public final class Deployment {
                 "--workload-start", workloadStartFile.toAbsolutePath().toString(), "--storage",
                 plan.workDirectory().resolve(node.value()).resolve("storage").toAbsolutePath().toString()));
         Path log = plan.workDirectory().resolve(node.value() + ".log");
+        logStarts.put(node, Files.exists(log) ? Files.size(log) : 0L);
         Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
@@ -356,20 +487,28 @@ public final class Deployment {
         return flags;
     }
 
+    /**
+     * Waits until {@code node}'s process says it listens: a connection alone could reach another process that holds
+     * the port, while the node fails to bind it.
+     */
     private void awaitListening(NodeId node, long deadline) throws IOException, InterruptedException {
         InetSocketAddress address = plan.cluster().member(node).socketAddress();
         while (System.nanoTime() < deadline) {
             Process process = processes.get(node);
             if (process != null && !process.isAlive()) {
-                throw new StartFailure(node, "node " + node + " exited with status " + process.exitValue()
-                        + " during start-up" + outputOf(node));
+                int status = process.exitValue();
+                throw new StartFailure(node, "node " + node + " exited with status " + status + " during start-up"
+                        + outputOf(node), status == NodeMain.ADDRESS_IN_USE);
             }
-            try (Socket probe = new Socket()) {
-                probe.connect(address, 200);
-                return;
-            } catch (IOException notYet) {
-                Thread.sleep(50);
+            if (saysListening(node)) {
+                try (Socket probe = new Socket()) {
+                    probe.connect(address, 200);
+                    return;
+                } catch (IOException notYet) {
+                    // listening said, not yet accepting: try again
+                }
             }
+            Thread.sleep(50);
         }
         Process process = processes.get(node);
         String limit = startTimeout.toMillis() < 10_000 ? startTimeout.toMillis() + " ms" : startTimeout.toSeconds() + " s";
@@ -378,6 +517,19 @@ public final class Deployment {
                 "%.1f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()) + "; its process "
                 + (process != null && process.isAlive() ? "was still starting" : "had ended") + "; a longer limit: "
                 + "--start-timeout)" + outputOf(node));
+    }
+
+    /** Whether {@code node}'s process printed, since its launch, the line saying it listens ({@link NodeMain}). */
+    private boolean saysListening(NodeId node) throws IOException {
+        Path log = plan.workDirectory().resolve(node.value() + ".log");
+        long from = logStarts.getOrDefault(node, 0L);
+        if (!Files.exists(log) || Files.size(log) <= from) {
+            return false;
+        }
+        try (java.io.InputStream in = Files.newInputStream(log)) {
+            in.skipNBytes(from);
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).contains(NodeMain.LISTENING);
+        }
     }
 
     /** The last lines the node printed, and where its whole output is, for a start-up failure's message. */
@@ -402,15 +554,26 @@ public final class Deployment {
         @java.io.Serial
         private static final long serialVersionUID = 1L;
         private final transient NodeId node;
+        private final boolean addressInUse;
 
         StartFailure(NodeId node, String message) {
+            this(node, message, false);
+        }
+
+        StartFailure(NodeId node, String message, boolean addressInUse) {
             super(message);
             this.node = node;
+            this.addressInUse = addressInUse;
         }
 
         /** The node that did not come up. */
         public NodeId node() {
             return node;
+        }
+
+        /** Whether it did not come up because another process held its address. */
+        public boolean addressInUse() {
+            return addressInUse;
         }
     }
 
@@ -421,6 +584,21 @@ public final class Deployment {
                         + entry.getValue().exitValue() + "; see " + plan.workDirectory().resolve(entry.getKey().value() + ".log"));
             }
         }
+    }
+
+    /** Kills every node process at once (SIGKILL): a start that failed keeps nothing. */
+    private void killProcesses() throws InterruptedException {
+        if (driver != null) {
+            driver.stop();
+            driver = null;
+        }
+        for (Process process : processes.values()) {
+            process.destroyForcibly();
+        }
+        for (Process process : processes.values()) {
+            process.waitFor();
+        }
+        processes.clear();
     }
 
     private void stopAll() throws InterruptedException {

@@ -126,9 +126,23 @@ public final class PythonEngine {
         return !"Interpreted".equals(get().getImplementationName());
     }
 
-    /** Prints, once per process, a one-line warning to {@code err} if the engine runs without the JIT. */
+    /**
+     * The system property by which the launcher says that it left the JIT out on purpose (a one-shot check, which runs
+     * from an AOT cache instead); its value says why, and no warning is printed.
+     */
+    public static final String INTERPRETED_ON_PURPOSE = "deja.python.interpreted";
+
+    /** Why the launcher left the JIT out on purpose, if it did (see {@link #INTERPRETED_ON_PURPOSE}). */
+    public static java.util.Optional<String> interpretedOnPurpose() {
+        return java.util.Optional.ofNullable(System.getProperty(INTERPRETED_ON_PURPOSE)).filter(why -> !why.isBlank());
+    }
+
+    /**
+     * Prints, once per process, a one-line warning to {@code err} if the engine runs without the JIT, unless the
+     * launcher left it out on purpose.
+     */
     public static synchronized void warnIfInterpreted(PrintStream err) {
-        if (!warned && !jit()) {
+        if (!warned && interpretedOnPurpose().isEmpty() && !jit()) {
             warned = true;
             err.println("deja: warning: Python predicates run interpreted (about 20x slower): this JVM has no Graal "
                     + "JIT compiler (needs -XX:+EnableJVMCI and the compiler jars of the JDK's exact version on "

@@ -86,6 +86,7 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final Value record;
     private final Value recorded;
     private final Value serve;
+    private final Value readsBack;
     private final Value commitServed;
     private final Progress progress = new Progress();
     // The steps Python holds from the last call (the same list object), the index in it of their first, and of the
@@ -167,6 +168,7 @@ public final class ScriptEvaluator implements AutoCloseable {
             record = module.getMember("_deja_setup_record");
             recorded = module.getMember("_deja_setup_recorded");
             serve = module.getMember("_deja_setup_serve");
+            readsBack = module.getMember("_deja_setup_reads_back");
             commitServed = module.getMember("_deja_setup_commit_served");
             List<TableSchema> declared = new ArrayList<>();
             Value tables = module.getMember("_deja_setup_tables").execute();
@@ -363,8 +365,29 @@ public final class ScriptEvaluator implements AutoCloseable {
     }
 
     /**
+     * Why the texts of {@code changes} (a derived value's recorded values) cannot be stored for {@link #readBack}, or
+     * empty if they can: each is made of literals only ({@link #literal}, checked before Python evaluates anything) and
+     * Python reads it back, as {@link #readBack} will, to a value whose {@code repr} is that text. Checked once here,
+     * when the full check stores them, so that a re-check that reads them need not compare them again.
+     */
+    public java.util.Optional<String> unstorable(List<dev.deja.check.DerivedValues.Change> changes) {
+        Object[] values = new Object[changes.size()];
+        for (int i = 0; i < values.length; i++) {
+            String value = changes.get(i).value();
+            if (value != null && !literal(value)) {
+                return java.util.Optional.of("a value is not a literal: "
+                        + (value.length() > 60 ? value.substring(0, 60) + "..." : value));
+            }
+            values[i] = value;
+        }
+        Value why = readsBack.execute(makeTuple.execute(values));
+        return why.isNull() ? java.util.Optional.empty() : java.util.Optional.of(why.asString());
+    }
+
+    /**
      * Reads back the stored {@code changes} of the derived value {@code name}, for {@link #commitServed}; returns why
-     * it cannot be served (a stored value that does not read back exactly).
+     * it cannot be served. What a check stored passed {@link #unstorable}, so it reads back exactly; the texts are
+     * checked to be literals again all the same (cheap, and nothing else is ever evaluated).
      */
     public java.util.Optional<String> readBack(String name, List<dev.deja.check.DerivedValues.Change> changes) {
         for (dev.deja.check.DerivedValues.Change change : changes) {

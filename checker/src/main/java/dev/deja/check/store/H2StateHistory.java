@@ -41,6 +41,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.LongPredicate;
+import java.util.function.Predicate;
 
 /**
  * The checker's history in an embedded H2 file database at {@code TRACE/check/history.mv.db}: the only file
@@ -902,11 +904,12 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     }
 
     @Override
-    public long replayHistoryAt(Set<Long> positions, Consumer<StateStep> consumer) {
-        // Only the chunks holding one of the positions (and the first) are read and decoded.
+    public long replayHistoryAt(Set<Long> positions, Set<String> tables, Consumer<StateStep> consumer) {
+        // Only the chunks holding one of the positions (and the first) are read, and in them only those steps and
+        // their changes of those tables are decoded.
         List<Long> wanted = new ArrayList<>(positions);
         Collections.sort(wanted);
-        long count = 0;
+        long[] count = {0};
         try (Statement statement = connection().createStatement();
              ResultSet ranges = statement.executeQuery(
                      "SELECT first_position, last_position FROM deja_steps ORDER BY first_position")) {
@@ -924,19 +927,22 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
                 }
                 first = false;
             }
-            boolean firstStep = true;
+            boolean[] firstStep = {true};
+            LongPredicate given = position -> {
+                boolean take = firstStep[0] || positions.contains(position);
+                firstStep[0] = false;
+                return take;
+            };
+            Predicate<String> tableWanted = tables == null ? table -> true : tables::contains;
             try (PreparedStatement chunk = connection().prepareStatement("SELECT steps FROM deja_steps WHERE first_position = ?")) {
                 for (long from : firsts) {
                     chunk.setLong(1, from);
                     try (ResultSet rows = chunk.executeQuery()) {
                         while (rows.next()) {
-                            for (StateStep step : StepChunk.read(rows.getBytes(1))) {
-                                if (firstStep || positions.contains(step.event().position())) {
-                                    consumer.accept(step);
-                                    count++;
-                                }
-                                firstStep = false;
-                            }
+                            StepChunk.read(rows.getBytes(1), given, tableWanted, step -> {
+                                consumer.accept(step);
+                                count[0]++;
+                            });
                         }
                     }
                 }
@@ -944,30 +950,34 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
         } catch (SQLException e) {
             throw failure("read the stored history", e);
         }
-        return count;
+        return count[0];
     }
 
     @Override
     public long replayHistory(long fromPosition, Consumer<StateStep> consumer) {
-        long count = 0;
+        return replayHistory(fromPosition, null, consumer);
+    }
+
+    @Override
+    public long replayHistory(long fromPosition, Set<String> tables, Consumer<StateStep> consumer) {
+        Predicate<String> tableWanted = tables == null ? table -> true : tables::contains;
+        long[] count = {0};
         try (PreparedStatement chunks = connection().prepareStatement(
                 "SELECT steps FROM deja_steps WHERE last_position >= ? ORDER BY first_position")) {
             chunks.setLong(1, fromPosition);
             chunks.setFetchSize(16);
             try (ResultSet rows = chunks.executeQuery()) {
                 while (rows.next()) {
-                    for (StateStep step : StepChunk.read(rows.getBytes(1))) {
-                        if (step.event().position() >= fromPosition) {
-                            consumer.accept(step);
-                            count++;
-                        }
-                    }
+                    StepChunk.read(rows.getBytes(1), position -> position >= fromPosition, tableWanted, step -> {
+                        consumer.accept(step);
+                        count[0]++;
+                    });
                 }
             }
         } catch (SQLException e) {
             throw failure("read the stored history", e);
         }
-        return count;
+        return count[0];
     }
 
     /**

@@ -1,7 +1,8 @@
 package dev.deja.check.store;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper;
 import dev.deja.check.CheckedEvent;
@@ -11,9 +12,14 @@ import dev.deja.node.NodeId;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.LongPredicate;
+import java.util.function.Predicate;
 
 /**
  * A run of consecutive steps stored as one CBOR value in {@code deja_steps}, so that re-checking from the history
@@ -23,7 +29,8 @@ import java.util.Optional;
  * <p>The value is an array of steps; a step is {@code [position, node, incarnation, seq, lamport, atMillis, type,
  * messageType, from, changes]} with {@code null} for an absent message type or sender, and a change is {@code
  * [table, kind, node, oid, values]} with kind as {@link RowChange.Kind#code()} and {@code null} values for a
- * delete. Values read back in the normalized forms of {@link RowChange} ({@link JsonValues}).
+ * delete. Values read back in the normalized forms of {@link RowChange}: integral numbers as {@link Long}, others as
+ * {@link Double}, lists and insertion-ordered maps unmodifiable.
  */
 final class StepChunk {
     private static final ObjectMapper CBOR = CBORMapper.builder().build();
@@ -143,32 +150,149 @@ final class StepChunk {
 
     /** The steps of a stored chunk, in order. */
     static List<StateStep> read(byte[] stored) {
-        JsonNode steps;
-        try {
-            steps = CBOR.readTree(stored);
-        } catch (IOException e) {
-            throw new CheckDatabaseException("a stored chunk of steps is not valid CBOR: " + e.getMessage(), e);
-        }
-        List<StateStep> out = new ArrayList<>(steps.size());
-        for (JsonNode step : steps) {
-            CheckedEvent event = new CheckedEvent(step.get(0).longValue(), new NodeId(step.get(1).textValue()),
-                    step.get(2).intValue(), step.get(3).longValue(), step.get(4).longValue(), step.get(5).longValue(),
-                    step.get(6).textValue(), Optional.ofNullable(step.get(7).textValue()),
-                    Optional.ofNullable(step.get(8).textValue()).map(NodeId::new));
-            JsonNode changes = step.get(9);
-            List<RowChange> stepChanges = new ArrayList<>(changes.size());
-            for (JsonNode change : changes) {
-                RowChange.Kind kind = RowChange.Kind.ofCode(change.get(1).textValue()).orElseThrow(() ->
-                        new CheckDatabaseException("a stored change of table " + change.get(0).textValue()
-                                + " at event " + event.position() + " has the unknown kind " + change.get(1)));
-                @SuppressWarnings("unchecked")
-                Map<String, Object> values = kind == RowChange.Kind.DELETE ? Map.of()
-                        : (Map<String, Object>) JsonValues.convert(change.get(4));
-                stepChanges.add(new RowChange(change.get(0).textValue(), kind, new NodeId(change.get(2).textValue()),
-                        change.get(3).longValue(), values));
-            }
-            out.add(new StateStep(event, stepChanges));
-        }
+        List<StateStep> out = new ArrayList<>();
+        read(stored, position -> true, table -> true, out::add);
         return out;
+    }
+
+    /**
+     * Hands {@code consumer} the steps of a stored chunk whose position {@code positions} accepts, in order, each with
+     * only its changes of the tables {@code tables} accepts. Read as a stream: a step or change left out is skipped
+     * without decoding its values (a re-check that needs a few hundred steps of a long history, or none of their
+     * changes, decodes a small part of each chunk).
+     */
+    static void read(byte[] stored, LongPredicate positions, Predicate<String> tables, Consumer<StateStep> consumer) {
+        try (JsonParser parser = CBOR.createParser(stored)) {
+            expect(parser, JsonToken.START_ARRAY);
+            for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
+                require(token == JsonToken.START_ARRAY, parser);
+                long position = longValue(parser);
+                if (!positions.test(position)) {
+                    skipRest(parser);
+                    continue;
+                }
+                CheckedEvent event = new CheckedEvent(position, new NodeId(text(parser)), (int) longValue(parser),
+                        longValue(parser), longValue(parser), longValue(parser), text(parser),
+                        Optional.ofNullable(text(parser)), Optional.ofNullable(text(parser)).map(NodeId::new));
+                expect(parser, JsonToken.START_ARRAY);
+                List<RowChange> changes = new ArrayList<>();
+                for (JsonToken change = parser.nextToken(); change != JsonToken.END_ARRAY; change = parser.nextToken()) {
+                    require(change == JsonToken.START_ARRAY, parser);
+                    String table = text(parser);
+                    if (table == null || !tables.test(table)) {
+                        skipRest(parser);
+                        continue;
+                    }
+                    String code = text(parser);
+                    RowChange.Kind kind = RowChange.Kind.ofCode(code).orElseThrow(() -> new CheckDatabaseException(
+                            "a stored change of table " + table + " at event " + position + " has the unknown kind " + code));
+                    NodeId node = new NodeId(text(parser));
+                    long oid = longValue(parser);
+                    parser.nextToken();
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> values = kind == RowChange.Kind.DELETE ? skipValue(parser)
+                            : (Map<String, Object>) value(parser);
+                    expect(parser, JsonToken.END_ARRAY);
+                    changes.add(new RowChange(table, kind, node, oid, values));
+                }
+                expect(parser, JsonToken.END_ARRAY);
+                consumer.accept(new StateStep(event, changes));
+            }
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof CheckDatabaseException known) {
+                throw known;
+            }
+            throw new CheckDatabaseException("a stored chunk of steps is not valid: " + e.getMessage(), e);
+        }
+    }
+
+    /** Skips the rest of the array whose elements the parser is in. */
+    private static void skipRest(JsonParser parser) throws IOException {
+        for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
+            require(token != null, parser);
+            if (token.isStructStart()) {
+                parser.skipChildren();
+            }
+        }
+    }
+
+    private static Map<String, Object> skipValue(JsonParser parser) throws IOException {
+        parser.skipChildren();
+        return Map.of();
+    }
+
+    private static void expect(JsonParser parser, JsonToken expected) throws IOException {
+        require(parser.nextToken() == expected, parser);
+    }
+
+    private static void require(boolean holds, JsonParser parser) {
+        if (!holds) {
+            throw new CheckDatabaseException("a stored chunk of steps is not valid: unexpected " + parser.currentToken()
+                    + " at byte " + parser.currentLocation().getByteOffset());
+        }
+    }
+
+    private static long longValue(JsonParser parser) throws IOException {
+        JsonToken token = parser.nextToken();
+        require(token == JsonToken.VALUE_NUMBER_INT, parser);
+        return parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? parser.getBigIntegerValue().longValue()
+                : parser.getLongValue();
+    }
+
+    /** The next value, a string or null. */
+    private static String text(JsonParser parser) throws IOException {
+        JsonToken token = parser.nextToken();
+        if (token == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        require(token == JsonToken.VALUE_STRING, parser);
+        return parser.getText();
+    }
+
+    /**
+     * The value at the parser's current token in the normalized forms of {@link RowChange}: integral numbers as Long
+     * (one too large for a long keeps its low 64 bits, as a parsed tree gives it), others as Double, unmodifiable lists
+     * and insertion-ordered maps.
+     */
+    private static Object value(JsonParser parser) throws IOException {
+        JsonToken token = parser.currentToken();
+        require(token != null, parser);
+        switch (token) {
+            case VALUE_NULL:
+                return null;
+            case VALUE_TRUE:
+                return Boolean.TRUE;
+            case VALUE_FALSE:
+                return Boolean.FALSE;
+            case VALUE_STRING:
+                return parser.getText();
+            case VALUE_NUMBER_INT:
+                return parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+                        ? parser.getBigIntegerValue().longValue() : parser.getLongValue();
+            case VALUE_NUMBER_FLOAT:
+                return parser.getDoubleValue();
+            case START_ARRAY: {
+                List<Object> list = new ArrayList<>();
+                while (parser.nextToken() != JsonToken.END_ARRAY) {
+                    list.add(value(parser));
+                }
+                return Collections.unmodifiableList(list);
+            }
+            case START_OBJECT: {
+                Map<String, Object> map = new LinkedHashMap<>();
+                for (String name = parser.nextFieldName(); name != null; name = parser.nextFieldName()) {
+                    parser.nextToken();
+                    map.put(name, value(parser));
+                }
+                require(parser.currentToken() == JsonToken.END_OBJECT, parser);
+                return Collections.unmodifiableMap(map);
+            }
+            default:
+                // Nothing else is ever written (values are normalized); a tree would read it as an empty map.
+                if (token.isStructStart()) {
+                    parser.skipChildren();
+                }
+                return Collections.unmodifiableMap(new LinkedHashMap<>());
+        }
     }
 }

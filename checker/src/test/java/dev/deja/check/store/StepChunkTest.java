@@ -87,4 +87,42 @@ class StepChunkTest {
         assertThat(chunk.lastPosition()).isEqualTo(3);
         assertThat(StepChunk.read(chunk.finish())).isEqualTo(steps);
     }
+
+    @Test
+    void read_someStepsAndTables_givesThoseStepsWithThoseTablesChangesOnly() throws Exception {
+        Map<String, Object> values = everyKind();
+        RowChange agent = new RowChange("Agent", RowChange.Kind.INSERT, NODE, 5, Map.of("round", 3L));
+        RowChange lock = new RowChange("Lock", RowChange.Kind.UPDATE, NODE, 6, values);
+        RowChange gone = new RowChange("Agent", RowChange.Kind.DELETE, NODE, 5, Map.of());
+        StepChunk chunk = new StepChunk();
+        chunk.add(step(1, List.of(agent, lock)));
+        chunk.add(step(2, List.of(lock)));
+        chunk.add(step(3, List.of(lock, gone)));
+        chunk.add(step(4, List.of()));
+        byte[] stored = chunk.finish();
+        List<StateStep> read = new ArrayList<>();
+
+        StepChunk.read(stored, position -> position != 2, "Agent"::equals, read::add);
+
+        assertThat(read).containsExactly(step(1, List.of(agent)), step(3, List.of(gone)), step(4, List.of()));
+    }
+
+    @Test
+    void read_everyValueKind_givesTheNormalizedValues_withMapKeysAsText() throws Exception {
+        StepChunk chunk = new StepChunk();
+        chunk.add(step(1, List.of(new RowChange("Agent", RowChange.Kind.INSERT, NODE, 5, everyKind()))));
+
+        Map<String, Object> read = StepChunk.read(chunk.finish()).getFirst().changes().getFirst().values();
+
+        Map<String, Object> expected = new LinkedHashMap<>(everyKind());
+        Map<String, Object> byNumber = new LinkedHashMap<>();
+        byNumber.put("7", "seven");
+        byNumber.put("-1", null);
+        expected.put("byNumber", byNumber);
+        expected.put("byList", Map.of("[n1, 3]", "pair"));
+        assertThat(read).isEqualTo(expected);
+        assertThat(read.keySet()).containsExactlyElementsOf(expected.keySet());
+        assertThat(read.get("count")).isInstanceOf(Long.class);
+        assertThat(read.get("list")).isEqualTo(List.of(1L, "two", List.of(), Map.of("k", false)));
+    }
 }
