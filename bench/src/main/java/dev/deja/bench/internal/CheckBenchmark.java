@@ -139,7 +139,8 @@ final class CheckBenchmark {
         // The same re-check after an edit of one predicate: what the edit-check loop costs.
         Path edited = workspace.path("check/" + example.name() + "-edited.py");
         Files.createDirectories(edited.getParent());
-        Files.writeString(edited, OneShotChecks.editOnePredicate(Files.readString(script)));
+        OneShotChecks.Edit edit = OneShotChecks.editOnePredicate(Files.readString(script));
+        Files.writeString(edited, edit.script());
         sides.put(EDITED, () -> {
             long start = System.nanoTime();
             check(trace, edited, true);
@@ -192,6 +193,7 @@ final class CheckBenchmark {
         ObjectNode recheck = Results.summary(Summary.ofRatios(samples.get(CHECK), samples.get(RECHECK)));
         recheck.set("recheck_seconds", Results.summary(Summary.of(samples.get(RECHECK))));
         recheck.put("events_checked", events[0]);
+        recheck.put("edited_predicate", edit.predicate());
         recheck.set("edited_recheck_seconds", Results.summary(Summary.of(samples.get(EDITED))));
         recheck.set("full_check_over_edited_recheck", Results.summary(Summary.ofRatios(samples.get(CHECK),
                 samples.get(EDITED))));
@@ -200,6 +202,7 @@ final class CheckBenchmark {
         if (oneShot.available()) {
             ObjectNode processes = oneShot.measure(example.name(), trace, script, edited, plan.oneShotRounds());
             processes.put("events_checked", events[0]);
+            processes.put("edited_predicate", edit.predicate());
             oneShots.set(example.name(), processes);
         } else {
             oneShots.put(example.name(), "not measured: no launcher at the installation (a test of the benchmark)");
