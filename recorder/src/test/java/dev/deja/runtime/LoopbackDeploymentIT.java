@@ -10,7 +10,6 @@ import dev.deja.trace.NodeLog;
 import dev.deja.trace.Trace;
 import dev.deja.trace.TraceEvent;
 import dev.deja.trace.TraceSummary;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,7 +34,7 @@ class LoopbackDeploymentIT {
     void deploy_recordsATraceThatSatisfiesTheHappensBeforeRules() throws Exception {
         Map<NodeId, ClusterSpec.Member> nodes = new LinkedHashMap<>();
         for (String id : List.of("n1", "n2", "n3")) {
-            nodes.put(new NodeId(id), new ClusterSpec.Member("127.0.0.1:" + freePort(), GossipNode.class.getName(), Map.of()));
+            nodes.put(new NodeId(id), new ClusterSpec.Member("127.0.0.1:" + Deployment.freeLoopbackPort(), GossipNode.class.getName(), Map.of()));
         }
         ClusterSpec cluster = new ClusterSpec(nodes, Map.of(), FaultModel.builder().dropProbability(0.1).delayMillis(0, 5).seed(11).build());
         Path trace = temporary.resolve("trace");
@@ -43,7 +42,8 @@ class LoopbackDeploymentIT {
                 Duration.ofSeconds(4), List.of(
                         new Deployment.NodeAction(Deployment.NodeAction.Kind.KILL, new NodeId("n3"), Duration.ofMillis(1500)),
                         new Deployment.NodeAction(Deployment.NodeAction.Kind.RESTART, new NodeId("n3"), Duration.ofMillis(2000))),
-                System.getProperty("java.class.path"), Map.of("test", true), "LoopbackDeploymentIT");
+                System.getProperty("java.class.path"), Map.of("test", true), "LoopbackDeploymentIT", List.of(),
+                Deployment.Plan.Ports.CHOSEN_FREE);
         new Deployment(plan, System.out).run();
 
         Trace opened = Trace.open(trace);
@@ -101,11 +101,5 @@ class LoopbackDeploymentIT {
                 .containsExactly(1, 2);
         NodeLog n3Log = opened.node(new NodeId("n3"));
         assertThat(n3Log.manifest().incarnations()).extracting(i -> i.completed()).containsExactly(false, true);
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }
