@@ -8,8 +8,9 @@ import java.util.List;
 /**
  * The training run of the launcher's AOT cache (JDK 25, {@code -XX:AOTCacheOutput}): in a directory of its own, it
  * simulates a small Paxos run and checks it the ways a user's one-shot commands do (a full check, a re-check with a
- * predicate edited, a re-check with nothing edited), so that the cache holds the classes, linked, and the method
- * profiles that those commands need: the command line's, the replayer's, H2's and GraalPy's.
+ * predicate edited, a re-check with nothing edited), then explores a few paths with the script, so that the cache holds
+ * the classes, linked, and the method profiles that those commands need: the command line's, the replayer's, the
+ * explorer's, H2's and GraalPy's.
  *
  * <p>The launcher runs it in the background, with the flags of the JVMs that will use the cache, and then deletes
  * the directory; its output goes to a log. Exits 0 when every step ran as a user's command would (a check that finds
@@ -49,7 +50,9 @@ public final class AotTraining {
                 List.of("check", "--no-daemon", "--fresh", trace.toString(), script.toString()),
                 List.of("check", "--no-daemon", "--json", directory.resolve("report.json").toString(), trace.toString(),
                         script.toString()),
-                List.of("check", "--no-daemon", trace.toString(), script.toString()));
+                List.of("check", "--no-daemon", trace.toString(), script.toString()),
+                List.of("explore", "paxos", "--nodes", "3", "--drop", "0.3", "--script", script.toString(), "--paths", "3",
+                        "--workers", "1", "--no-daemon", "--out", directory.resolve("explore").toString()));
         for (List<String> command : commands) {
             if (command.getFirst().equals("check") && command.contains("--json")) {
                 // A predicate edited: the re-check loads the script in Python and evaluates that predicate alone.

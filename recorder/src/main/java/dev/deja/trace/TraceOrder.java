@@ -2,8 +2,8 @@ package dev.deja.trace;
 
 import dev.deja.node.NodeId;
 import java.io.BufferedReader;
-import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -169,7 +169,12 @@ public final class TraceOrder {
     public static final class Writer implements AutoCloseable {
         private final Path partial;
         private final Path file;
-        private final BufferedWriter out;
+        private final OutputStream out;
+        /** Each node's id as ASCII bytes, made once: a line is written per run, often per handler call. */
+        private final Map<NodeId, byte[]> names = new HashMap<>();
+        /** Lines not yet written: filled by hand, without the locking of a buffered stream's every call. */
+        private final byte[] buffer = new byte[1 << 16];
+        private int buffered;
         private NodeId node;
         private long count;
         private boolean closed;
@@ -179,8 +184,8 @@ public final class TraceOrder {
             this.partial = directory.resolve(FILE + ".partial");
             try {
                 Files.createDirectories(directory);
-                out = Files.newBufferedWriter(partial, StandardCharsets.US_ASCII);
-                out.write(HEADER + " " + FORMAT_VERSION + "\n");
+                out = Files.newOutputStream(partial);
+                out.write((HEADER + " " + FORMAT_VERSION + "\n").getBytes(StandardCharsets.US_ASCII));
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot write " + partial + ": " + e.getMessage(), e);
             }
@@ -219,15 +224,34 @@ public final class TraceOrder {
             if (node == null) {
                 return;
             }
+            byte[] name = names.computeIfAbsent(node, id -> id.value().getBytes(StandardCharsets.US_ASCII));
+            if (buffered + name.length + 22 > buffer.length) {
+                drain();
+            }
+            System.arraycopy(name, 0, buffer, buffered, name.length);
+            buffered += name.length;
+            buffer[buffered++] = ' ';
+            int digits = 1;
+            for (long rest = count / 10; rest > 0; rest /= 10) {
+                digits++;
+            }
+            long left = count;
+            for (int i = buffered + digits - 1; i >= buffered; i--) {
+                buffer[i] = (byte) ('0' + left % 10);
+                left /= 10;
+            }
+            buffered += digits;
+            buffer[buffered++] = '\n';
+            node = null;
+        }
+
+        private void drain() {
             try {
-                out.write(node.value());
-                out.write(' ');
-                out.write(Long.toString(count));
-                out.write('\n');
+                out.write(buffer, 0, buffered);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot write " + partial + ": " + e.getMessage(), e);
             }
-            node = null;
+            buffered = 0;
         }
 
         /** Writes the last run and puts the file in place: the run is over. */
@@ -238,6 +262,7 @@ public final class TraceOrder {
             }
             closed = true;
             flushRun();
+            drain();
             try {
                 out.close();
                 try {
