@@ -492,9 +492,11 @@ class DaemonIT {
     }
 
     /**
-     * What the launcher adds for a command run in a new JVM: a one-shot check, or an explore with a script, runs C1
-     * alone (see the launcher, {@code deja}): it then costs about half the CPU, which a new JVM beside the engine on
-     * two cores feels. What the command prints is the same either way.
+     * The launcher's C1-only flag for a command run in a new JVM: a one-shot check, or an explore with a script, runs C1
+     * alone there (see the launcher, {@code deja}), at about half the CPU of C2, which a new JVM beside the engine on two
+     * cores feels. What the command prints is the same with C1 or C2. (The launcher also runs a re-check's predicates,
+     * and those of a search with --stop-at-first, interpreted from an AOT cache; these new JVMs keep the Graal JIT, as
+     * the engine does, so that the line saying whether the JIT is on is the same on both sides.)
      */
     static List<String> launcherFlags(List<String> args) {
         boolean oneShot = switch (args.getFirst()) {
