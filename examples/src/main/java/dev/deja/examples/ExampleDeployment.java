@@ -26,7 +26,7 @@ import java.util.Optional;
  * }</pre>
  */
 public record ExampleDeployment(Example example, int nodes, Optional<String> bug, Map<String, String> extraArgs,
-                                FaultModel faults, Duration duration, List<Deployment.NodeAction> actions,
+                                Map<String, String> clientArgs, FaultModel faults, Duration duration, List<Deployment.NodeAction> actions,
                                 Optional<Path> traceDirectory, Path workDirectory, String classpath, String command,
                                 List<String> nodeJvmFlags) {
     /** Most nodes a loopback deployment starts. */
@@ -39,6 +39,7 @@ public record ExampleDeployment(Example example, int nodes, Optional<String> bug
         }
         bug.ifPresent(name -> example.nodeArgs(Optional.of(name))); // validates the name with a clear message
         extraArgs = Map.copyOf(extraArgs);
+        clientArgs = Map.copyOf(clientArgs);
         actions = List.copyOf(actions);
         nodeJvmFlags = List.copyOf(nodeJvmFlags);
     }
@@ -62,6 +63,9 @@ public record ExampleDeployment(Example example, int nodes, Optional<String> bug
         settings.put("bug", bug.orElse(null));
         settings.put("nodes", nodes);
         settings.put("args", extraArgs);
+        if (!clientArgs.isEmpty()) {
+            settings.put("clientArgs", clientArgs);
+        }
         settings.put("durationMillis", duration.toMillis());
         settings.put("actions", actions.stream().map(a -> a.kind().name().toLowerCase() + " " + a.node() + "@"
                 + a.at().toMillis() + "ms").toList());
@@ -78,7 +82,7 @@ public record ExampleDeployment(Example example, int nodes, Optional<String> bug
         Map<NodeId, ClusterSpec.Member> clients = new LinkedHashMap<>();
         Optional<NodeId> driver = example.driverClass().map(type -> {
             NodeId id = ExampleSimulation.DRIVER_ID;
-            clients.put(id, new ClusterSpec.Member("127.0.0.1:" + Deployment.freeLoopbackPort(), type.getName(), Map.of()));
+            clients.put(id, new ClusterSpec.Member("127.0.0.1:" + Deployment.freeLoopbackPort(), type.getName(), clientArgs));
             return id;
         });
         ClusterSpec cluster = new ClusterSpec(members, clients, faults);
@@ -93,6 +97,7 @@ public record ExampleDeployment(Example example, int nodes, Optional<String> bug
         private int nodes;
         private Optional<String> bug = Optional.empty();
         private final Map<String, String> extraArgs = new LinkedHashMap<>();
+        private final Map<String, String> clientArgs = new LinkedHashMap<>();
         private FaultModel.Builder faults = FaultModel.builder();
         private Duration duration = Duration.ofSeconds(20);
         private final List<Deployment.NodeAction> actions = new ArrayList<>();
@@ -112,6 +117,9 @@ public record ExampleDeployment(Example example, int nodes, Optional<String> bug
         public Builder bug(String name) { this.bug = Optional.ofNullable(name); return this; }
 
         public Builder arg(String key, String value) { extraArgs.put(key, value); return this; }
+
+        /** An argument for the example's workload client (none by default). */
+        public Builder clientArg(String key, String value) { clientArgs.put(key, value); return this; }
 
         /** Replaces every fault set so far with {@code model}. */
         public Builder faults(FaultModel model) { this.faults = model.toBuilder(); return this; }
@@ -155,7 +163,7 @@ public record ExampleDeployment(Example example, int nodes, Optional<String> bug
 
         public ExampleDeployment build() {
             Objects.requireNonNull(workDirectory, "workDirectory");
-            return new ExampleDeployment(example, nodes, bug, extraArgs,
+            return new ExampleDeployment(example, nodes, bug, extraArgs, clientArgs,
                     faults.build(), duration, actions, traceDirectory,
                     workDirectory, classpath, command, nodeJvmFlags);
         }

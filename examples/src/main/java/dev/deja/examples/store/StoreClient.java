@@ -28,8 +28,13 @@ public final class StoreClient implements WorkloadDriver {
     static final Duration RETRY_INTERVAL = Duration.ofMillis(1000);
     /** After this many puts of one object without an answer the client gives up on it (and logs so). */
     static final int MAX_PUT_ATTEMPTS = 5;
-    /** How long the run goes on after the last object is stored. */
+    /** How long the run goes on after the last object is stored, unless {@link #SETTLE_ARG} says otherwise. */
     public static final Duration SETTLE = Duration.ofSeconds(8);
+    /**
+     * The client argument that sets the settle time in milliseconds: a deployment on a loaded machine, where a
+     * restarted node's JVM comes back late, may need longer for a lasting problem to outlast a check's threshold.
+     */
+    public static final String SETTLE_ARG = "settle-ms";
 
     private static final String PUT_TAG = "put";
     private static final String RETRY_TAG = "retry";
@@ -43,6 +48,7 @@ public final class StoreClient implements WorkloadDriver {
     private final TreeMap<String, Integer> putAttempts = new TreeMap<>();
     private final Set<String> abandoned = new ConcurrentSkipListSet<>();
     private volatile boolean finished;
+    private Duration settle = SETTLE;
 
     public StoreClient() {
     }
@@ -54,6 +60,15 @@ public final class StoreClient implements WorkloadDriver {
 
     @Override
     public void onStart(Env env) {
+        String settleArgument = env.args().get(SETTLE_ARG);
+        if (settleArgument != null) {
+            try {
+                settle = Duration.ofMillis(Long.parseLong(settleArgument.strip()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(SETTLE_ARG + " must be a number of milliseconds, was '"
+                        + settleArgument + "'");
+            }
+        }
         env.setTimer(FIRST_PUT, PUT_TAG);
     }
 
@@ -67,8 +82,8 @@ public final class StoreClient implements WorkloadDriver {
     private void settleIfDone(Env env) {
         if (stored.size() + abandoned.size() == OBJECTS) {
             env.log((abandoned.isEmpty() ? "every object stored" : "gave up on " + abandoned) + "; settling for "
-                    + SETTLE.toMillis() + " ms");
-            env.setTimer(SETTLE, SETTLED_TAG);
+                    + settle.toMillis() + " ms");
+            env.setTimer(settle, SETTLED_TAG);
         }
     }
 
