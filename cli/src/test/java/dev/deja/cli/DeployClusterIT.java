@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.deja.node.NodeId;
 import dev.deja.runtime.ClusterSpec;
+import dev.deja.runtime.Deployment;
 import dev.deja.runtime.FaultModel;
 import dev.deja.trace.Event;
 import dev.deja.trace.NodeLog;
 import dev.deja.trace.Trace;
 import dev.deja.trace.TraceEvent;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -36,7 +36,7 @@ class DeployClusterIT {
                     "n3": { "address": "127.0.0.1:%d", "class": "dev.deja.examples.paxos.PaxosNode" } },
                   "clients": { "client": { "address": "127.0.0.1:%d", "class": "dev.deja.examples.paxos.PaxosClient" } },
                   "faults": %s }
-                """.formatted(freePort(), freePort(), freePort(), freePort(), faults));
+                """.formatted(Deployment.freeLoopbackPort(), Deployment.freeLoopbackPort(), Deployment.freeLoopbackPort(), Deployment.freeLoopbackPort(), faults));
         return file;
     }
 
@@ -164,9 +164,4 @@ class DeployClusterIT {
         assertThat(run.err()).contains("give either an EXAMPLE or --cluster FILE");
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 }

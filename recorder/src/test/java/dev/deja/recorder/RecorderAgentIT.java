@@ -8,7 +8,6 @@ import dev.deja.runtime.Deployment;
 import dev.deja.testing.GossipNode;
 import dev.deja.trace.NodeLog;
 import dev.deja.trace.Trace;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -57,7 +56,7 @@ class RecorderAgentIT {
         Path work = Files.createDirectories(temporary.resolve("work-" + recordingFlags.size()));
         Map<NodeId, ClusterSpec.Member> nodes = new LinkedHashMap<>();
         for (String id : List.of("n1", "n2")) {
-            nodes.put(new NodeId(id), new ClusterSpec.Member("127.0.0.1:" + freePort(), GossipNode.class.getName(), Map.of()));
+            nodes.put(new NodeId(id), new ClusterSpec.Member("127.0.0.1:" + Deployment.freeLoopbackPort(), GossipNode.class.getName(), Map.of()));
         }
         Path clusterFile = work.resolve("cluster.json");
         new ClusterSpec(nodes, Map.of(), null).write(clusterFile);
@@ -96,9 +95,4 @@ class RecorderAgentIT {
         }
     }
 
-    private static int freePort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 }
