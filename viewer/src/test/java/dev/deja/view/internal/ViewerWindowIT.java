@@ -123,6 +123,21 @@ class ViewerWindowIT {
         }
     }
 
+    /**
+     * The first node matching {@code query} once one is shown: a window that was just opened (the why panel) may
+     * not be in the scene graph on the first pulse after its model is filled.
+     */
+    private javafx.scene.Node shown(String query, int index) throws Exception {
+        try {
+            WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS,
+                    () -> robot.lookup(query).queryAll().size() > index);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("timed out waiting for a node matching " + query);
+        }
+        WaitForAsyncUtils.waitForFxEvents();
+        return robot.lookup(query).nth(index).query();
+    }
+
     /** Whether the state panel shows the state at exactly {@code position}. */
     private boolean showsStateAt(int position) {
         return window.stateStatusText().matches("\\S+ after position " + position + "\\b.*");
@@ -296,7 +311,7 @@ class ViewerWindowIT {
         Violation finding = new Violation("round_stays", Violation.Kind.ALWAYS, Violation.Status.VIOLATED, event,
                 Optional.empty(), Map.of(), Map.of(), "", row, false, List.of("Agent"));
         open(OptionalInt.of(0), List.of(finding));
-        javafx.scene.Node findingRow = robot.lookup("#findings .table-row-cell").nth(0).query();
+        javafx.scene.Node findingRow = shown("#findings .table-row-cell", 0);
         robot.clickOn(findingRow);
         robot.clickOn("#why");
         waitFor("the why panel's events", () -> !window.why().lines().isEmpty());
@@ -314,7 +329,7 @@ class ViewerWindowIT {
         List<Integer> positions = lines.stream().map(line -> Integer.parseInt(line.strip().split("\\s+")[0])).toList();
         assertThat(positions).isSorted().allMatch(position -> position <= begin);
 
-        javafx.scene.Node cause = robot.lookup("#why-causes .list-cell").nth(0).query();
+        javafx.scene.Node cause = shown("#why-causes .list-cell", 0);
         robot.clickOn(cause);
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(on(window::selected)).isEqualTo(positions.getFirst());
@@ -478,7 +493,7 @@ class ViewerWindowIT {
     }
 
     @Test
-    void findingsPane_listsEveryFinding_andClickingARowSelectsItsEventAndShowsItInFull() {
+    void findingsPane_listsEveryFinding_andClickingARowSelectsItsEventAndShowsItInFull() throws Exception {
         int first = model.size() / 4;
         int second = model.size() / 2;
         List<Violation> findings = List.of(finding("agreement", first, "slot-1", Map.of("changed", 2L)),
@@ -488,7 +503,7 @@ class ViewerWindowIT {
         assertThat(on(() -> window.findings().rows())).containsExactly(
                 "1 | agreement | slot-1 | " + first + " | " + model.nodes().get(model.laneOf(first)) + " | VIOLATED | changed=2",
                 "2 | validity |  | " + second + " | " + secondNode + " | VIOLATED | value=v-n2, round=7");
-        javafx.scene.Node row = robot.lookup("#findings .table-row-cell").nth(1).query();
+        javafx.scene.Node row = shown("#findings .table-row-cell", 1);
         robot.clickOn(row);
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(on(window::selected)).isEqualTo(second);
