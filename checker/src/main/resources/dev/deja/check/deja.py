@@ -1257,7 +1257,7 @@ _clock_source = _Source("clock")
 def _deja_setup_literals(values):
     """The values whose reprs are the texts in values (None stays None), as a list, or why they cannot be read: a
     SyntaxError. The checker passes only texts made of literals (see ScriptEvaluator.literal), so evaluating them
-    calls nothing; many at once, since compiling each alone costs more than reading it. (The ast module's
+    calls nothing but set and frozenset; many at once, since compiling each alone costs more than reading it. (The ast module's
     literal_eval would do the same, but importing it costs seconds in a new context.) The same texts always give the
     same values: a check stores a derived value's texts only if this gives back each exactly
     (_deja_setup_reads_back), so that a re-check can read them without comparing again."""
@@ -1275,7 +1275,7 @@ def _deja_setup_literals(values):
             source.append(",\n")
         source.append(")")
         try:
-            read = eval("".join(source), {"__builtins__": {}}, {})
+            read = eval("".join(source), {"__builtins__": {}, "set": set, "frozenset": frozenset}, {})
         except Exception as e:
             return "a stored value is not a literal (%s)" % type(e).__name__
         if type(read) is not tuple or len(read) != len(chunk):

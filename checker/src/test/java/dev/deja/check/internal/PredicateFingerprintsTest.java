@@ -147,11 +147,12 @@ class PredicateFingerprintsTest {
     @Test
     void literal_acceptsWhatReprWritesOfLiterals_only() {
         for (String text : List.of("{0: 'v1', 1: \"it's\"}", "[(1, 2.5e-07), None, True, False, -3, 1j]",
-                "{'a': {(0, 'x'): [b'\\x00']}}", "{1, 2}", "()", "'a\\'b'")) {
+                "{'a': {(0, 'x'): [b'\\x00']}}", "{1, 2}", "()", "'a\\'b'", "set()",
+                "{'o1': ('n1', frozenset({'n2', 'n3'}), None)}", "frozenset()")) {
             assertThat(ScriptEvaluator.literal(text)).as(text).isTrue();
         }
-        for (String text : List.of("set()", "Agent(node='n1')", "().__class__", "open('x')", "1 * 2", "'open",
-                "frozenset({1})", "nan", "__import__('os')")) {
+        for (String text : List.of("Agent(node='n1')", "().__class__", "open('x')", "1 * 2", "'open", "set",
+                "frozenset", "(frozenset)", "settings()", "nan", "__import__('os')")) {
             assertThat(ScriptEvaluator.literal(text)).as(text).isFalse();
         }
     }
