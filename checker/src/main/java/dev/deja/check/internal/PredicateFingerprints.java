@@ -23,8 +23,9 @@ import java.util.regex.Pattern;
  * history whose predicate has the same fingerprint find the same findings for it, so a re-check can reuse them.
  *
  * <p>A declaration is a top-level statement with the decorators above it ({@code def}, {@code class} or an
- * assignment to one name); it refers to every global whose name occurs in its text (an over-approximation: a name in
- * a comment or string, or an attribute spelled like a global, only makes the fingerprint change more often). What a
+ * assignment to one name); it refers to every global whose name occurs in its code, outside comments and strings but
+ * for f-strings' fields (an over-approximation: an attribute spelled like a global only makes the fingerprint change
+ * more often). What a
  * predicate can reach is the closure of that relation. The rest of the script (imports, other statements, a
  * declaration split by a line in the first column inside a multi-line string) is part of every fingerprint. A
  * declaration whose text names a way to reach globals without naming them ({@code globals}, {@code eval},
@@ -102,11 +103,7 @@ public final class PredicateFingerprints {
         Map<String, Set<String>> refers = new HashMap<>();
         for (Block block : blocks(script)) {
             if (block.name() != null) {
-                Set<String> names = refers.computeIfAbsent(block.name(), n -> new TreeSet<>());
-                Matcher m = IDENTIFIER.matcher(block.text());
-                while (m.find()) {
-                    names.add(m.group());
-                }
+                refers.computeIfAbsent(block.name(), n -> new TreeSet<>()).addAll(names(block.text()));
             }
         }
         Map<String, ScriptEvaluator.GlobalName> byName = new LinkedHashMap<>();
@@ -206,14 +203,7 @@ public final class PredicateFingerprints {
         Map<String, ScriptEvaluator.GlobalName> byName = new LinkedHashMap<>();
         globals.forEach(g -> byName.put(g.name(), g));
         Map<String, Set<String>> refers = new HashMap<>();
-        texts.forEach((name, text) -> {
-            Set<String> names = new TreeSet<>();
-            Matcher m = IDENTIFIER.matcher(text);
-            while (m.find()) {
-                names.add(m.group());
-            }
-            refers.put(name, names);
-        });
+        texts.forEach((name, text) -> refers.put(name, names(text.toString())));
         // Each predicate's closure, before the mutable globals are shared out.
         Map<String, Set<String>> closures = new LinkedHashMap<>();
         Map<String, String> base = new LinkedHashMap<>();
@@ -334,6 +324,78 @@ public final class PredicateFingerprints {
                     p.readsBuiltins(), touches.getOrDefault(declared, Set.of())));
         }
         return out;
+    }
+
+    /**
+     * The names {@code text} (Python code) refers to: every identifier outside comments and string literals, and
+     * every one inside an f-string (whose fields are code). A name in a docstring or a comment, such as another
+     * predicate's, is no reference; an attribute spelled like a global still counts as one.
+     */
+    static Set<String> names(String text) {
+        Set<String> out = new TreeSet<>();
+        int n = text.length();
+        int i = 0;
+        while (i < n) {
+            char c = text.charAt(i);
+            if (c == '#') {
+                while (i < n && text.charAt(i) != '\n') {
+                    i++;
+                }
+            } else if (c == '\'' || c == '"') {
+                i = stringEnd(text, i);
+            } else if (Character.isDigit(c)) {
+                while (i < n && (Character.isLetterOrDigit(text.charAt(i)) || text.charAt(i) == '_'
+                        || text.charAt(i) == '.')) {
+                    i++;
+                }
+            } else if (Character.isLetter(c) || c == '_') {
+                int end = i;
+                while (end < n && (Character.isLetterOrDigit(text.charAt(end)) || text.charAt(end) == '_')) {
+                    end++;
+                }
+                String word = text.substring(i, end);
+                if (end < n && (text.charAt(end) == '\'' || text.charAt(end) == '"') && word.length() <= 2
+                        && word.chars().allMatch(ch -> "rRbBuUfF".indexOf(ch) >= 0)) {
+                    // A string's prefix: an f-string's fields are code, the rest of a string is not.
+                    int stop = stringEnd(text, end);
+                    if (word.indexOf('f') >= 0 || word.indexOf('F') >= 0) {
+                        Matcher m = IDENTIFIER.matcher(text.substring(end, stop));
+                        while (m.find()) {
+                            out.add(m.group());
+                        }
+                    }
+                    i = stop;
+                } else {
+                    out.add(word);
+                    i = end;
+                }
+            } else {
+                i++;
+            }
+        }
+        return out;
+    }
+
+    /** Where the string literal whose opening quote is at {@code start} ends (past its closing quote). */
+    private static int stringEnd(String text, int start) {
+        int n = text.length();
+        char quote = text.charAt(start);
+        String triple = String.valueOf(quote).repeat(3);
+        boolean long_ = text.startsWith(triple, start);
+        int j = start + (long_ ? 3 : 1);
+        while (j < n) {
+            char c = text.charAt(j);
+            if (c == '\\') {
+                j += 2;
+            } else if (long_ ? text.startsWith(triple, j) : c == quote) {
+                return j + (long_ ? 3 : 1);
+            } else if (!long_ && c == '\n') {
+                return j; // not closed on its line: a syntax error Python reports, not ours to fix
+            } else {
+                j++;
+            }
+        }
+        return n;
     }
 
     /**

@@ -247,4 +247,20 @@ class PredicateFingerprintsTest {
         assertThat(PredicateFingerprints.reach(MUTABLE, MUTABLE_GLOBALS, List.of("changes"),
                 java.util.Set.of("changes")).derived()).as("a root is evaluated").contains("changes");
     }
+
+    @Test
+    void names_leaveOutCommentsAndStrings_butNotFieldsOfFStrings() {
+        String code = "def f(a):\n    \"\"\"Like few, at 1e5.\"\"\"\n    # seen here\n"
+                + "    return f\"{LIMIT:>3}\" + 'peers' + rb'\\'uses_seen' + a.round + 2e5\n";
+        assertThat(PredicateFingerprints.names(code)).contains("def", "f", "a", "return", "LIMIT", "round")
+                .doesNotContain("Like", "few", "seen", "here", "peers", "uses_seen", "e5", "rb");
+    }
+
+    @Test
+    void of_predicateNamedInAnotherOnesDocstring_changesOnlyItsOwnFingerprint() {
+        String documented = SCRIPT.replace("def late():\n", "def late():\n    \"\"\"Unlike peers, reads the event.\"\"\"\n");
+        String edited = documented.replace("len(Peer) < 5", "len(Peer) < 6");
+        assertThat(code(edited, "peers")).isNotEqualTo(code(documented, "peers"));
+        assertThat(code(edited, "late")).isEqualTo(code(documented, "late"));
+    }
 }
