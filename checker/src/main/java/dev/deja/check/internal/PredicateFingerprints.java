@@ -25,8 +25,7 @@ import java.util.regex.Pattern;
  * <p>A declaration is a top-level statement with the decorators above it ({@code def}, {@code class} or an
  * assignment to one name); it refers to every global whose name occurs in its code, outside comments and strings but
  * for f-strings' fields (an over-approximation: an attribute spelled like a global only makes the fingerprint change
- * more often). What a
- * predicate can reach is the closure of that relation. The rest of the script (imports, other statements, a
+ * more often). What a predicate can reach is the closure of that relation. The rest of the script (imports, other statements, a
  * declaration split by a line in the first column inside a multi-line string) is part of every fingerprint. A
  * declaration whose text names a way to reach globals without naming them ({@code globals}, {@code eval},
  * {@code getattr}...) gets the whole script's text instead.
@@ -43,7 +42,8 @@ import java.util.regex.Pattern;
  * most once per step (so a reader's call gets the step's memoized value and never makes it run at another time);
  * and a reader that does not touch the global runs no code that changes it. (It assumes, as serving any derived
  * value does, that a reader does not change in place the value a derived value returned.) A re-check that evaluates
- * one toucher of a global evaluates all of them ({@link #touchers}).
+ * one toucher of a global evaluates all of them ({@link #touchers}). Derived values made inside a helper function
+ * have no global name and so no fingerprint: a re-check refreshes them as a check of every predicate does.
  *
  * <p>Line numbers are not part of the fingerprint, since moving a declaration does not change findings, except for
  * error findings, whose tracebacks show lines: {@link Fingerprint#lines()} is the start line of every declaration
