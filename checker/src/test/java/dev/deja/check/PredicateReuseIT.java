@@ -313,6 +313,22 @@ class PredicateReuseIT {
     }
 
     @Test
+    void recheck_derivedValueMadeInAHelperFunction_isRefreshedAsInAFreshCheck() throws IOException {
+        String base = read("recheck/helper-derived.py");
+        String edited = base.replace("    return max_round() < 2\n", "    unused = 0\n    return max_round() < 2\n");
+        assertThat(edited).isNotEqualTo(base);
+        Checked[] checks = recheckAndFresh(base, edited);
+        Checked recheck = checks[0];
+        // Its aux value counts the changes of max_round it saw: refreshed only when the aux value is taken, it would
+        // have seen none of those before the violation.
+        assertThat(recheck.report().violations()).isNotEmpty();
+        assertThat(String.valueOf(recheck.report().violations().getFirst().aux().get("max_round_changes")))
+                .startsWith("[").doesNotStartWith("[0,");
+        assertThat(recheck.evaluations("max_round")).as("served").isZero();
+        assertThat(recheck.evaluations("max_round_changes")).isPositive();
+    }
+
+    @Test
     void recheck_derivedValueWithoutALiteralValue_isEvaluatedAgain_andReportsAsAFreshCheck() throws IOException {
         String withRows = BASE + "\n\n@derived\ndef agents():\n    return {a.oid: a for a in Agent}\n\n\n"
                 + "@always\ndef few_agents():\n    return len(agents()) < 100\n";
