@@ -543,7 +543,7 @@ public final class NodeLog {
             NodeManifest.Incarnation incarnation = manifest.incarnations().get(incarnationIndex);
             queueDirectory = directory.resolve(incarnation.queue());
             if (!hasReadableQueue(incarnation, queueDirectory)) {
-                // An incarnation killed before its queue (or its only data file) was made: no entries.
+                // An incarnation killed before its queue (or its only data file) was made, or without data files.
                 return openNextIncarnation();
             }
             documentsRead = 0;
