@@ -301,23 +301,31 @@ public final class Checker {
         List<ScriptEvaluator.GlobalName> globals = evaluator.globalNames();
         Set<String> allDerived = new java.util.TreeSet<>();
         globals.stream().filter(g -> "derived".equals(g.what())).forEach(g -> allDerived.add(g.declared()));
-        Served served = serveDerived(evaluator, history, fingerprints, active, allDerived, stored.isPresent(), options);
+        Served candidates = serveDerived(evaluator, history, fingerprints, active, allDerived, stored.isPresent(),
+                options);
+        Set<String> servedNames = new java.util.TreeSet<>(candidates.changes().keySet());
         StepFilter filter;
         // The derived values evaluated over the whole history (null: every one), whose values can be stored anew.
         Set<String> evaluated = null;
         // Whether what is evaluated may read the built-in nodes table, which needs the trace's node deaths.
         boolean readsNodes = !active.isEmpty() || stored.isEmpty();
-        if (!reused.isEmpty() || !served.names().isEmpty()) {
-            PredicateFingerprints.Reach reach = PredicateFingerprints.reach(text, globals, active, served.names());
+        if (!reused.isEmpty() || !servedNames.isEmpty()) {
+            PredicateFingerprints.Reach reach = runningClosure(text, globals, fingerprints, evaluator.predicateNames(),
+                    active, reused, allDerived, servedNames);
             readsNodes = !active.isEmpty() && reach.builtins();
             Set<String> derived = new java.util.TreeSet<>(reach.derived());
             if (reach.builtins()) {
                 derived.addAll(allDerived);
-                derived.removeAll(served.names());
+                derived.removeAll(servedNames);
+            }
+            if (!servedNames.isEmpty()) {
+                evaluator.commitServed(servedNames);
             }
             evaluator.activate(active, derived);
             evaluated = derived;
-            filter = new StepFilter(schemas, reach.builtins() ? null : reach.tables(), served.positions());
+            Set<Long> positions = new java.util.HashSet<>();
+            servedNames.forEach(name -> candidates.changes().get(name).forEach(change -> positions.add(change.position())));
+            filter = new StepFilter(schemas, reach.builtins() ? null : reach.tables(), positions);
         } else {
             filter = new StepFilter(schemas, null, Set.of());
         }
@@ -362,7 +370,7 @@ public final class Checker {
             run.storeResults(fingerprints, reused, report);
             // Kept as stored: the served ones, and those nothing evaluated whose fingerprint is unchanged.
             Map<String, String> storedDerived = stored.isPresent() ? history.derivedFingerprints() : Map.of();
-            Set<String> kept = new java.util.TreeSet<>(served.names());
+            Set<String> kept = new java.util.TreeSet<>(servedNames);
             for (String derived : allDerived) {
                 PredicateFingerprints.Fingerprint fingerprint = fingerprints.get(derived);
                 if (evaluated != null && !evaluated.contains(derived) && fingerprint != null
@@ -450,21 +458,22 @@ public final class Checker {
                 all.stream().map(PredicateResults.Finding::violation).toList(), List.of(), 0, 0, reads);
     }
 
-    /** The derived values a re-check serves from the stored history, and the positions at which they change. */
-    private record Served(Set<String> names, Set<Long> positions) {
+    /** The derived values a re-check can serve from the stored history, with their stored changes. */
+    private record Served(Map<String, List<DerivedValues.Change>> changes) {
     }
 
     /**
-     * Serves from the stored history every derived value that the {@code active} predicates can reach, whose
-     * fingerprint is unchanged and whose stored values read back exactly, provided the same holds for every derived
-     * value it reaches (what a served one read at each event must be known down to the tables).
+     * The derived values the {@code active} predicates can reach whose stored values can serve them: fingerprint
+     * unchanged and stored values that read back exactly, provided the same holds for every derived value each one
+     * reaches (what a served one read at each event must be known down to the tables). Read back in the evaluator,
+     * not yet served ({@link ScriptEvaluator#commitServed}).
      */
     private static Served serveDerived(ScriptEvaluator evaluator, StateHistory history,
                                        Map<String, PredicateFingerprints.Fingerprint> fingerprints, List<String> active,
                                        Set<String> allDerived, boolean storedResults, Options options) {
         Map<String, String> storedDerived = storedResults ? history.derivedFingerprints() : Map.of();
         if (active.isEmpty() || storedDerived.isEmpty()) {
-            return new Served(Set.of(), Set.of());
+            return new Served(Map.of());
         }
         Set<String> reachable = new java.util.TreeSet<>();
         for (String predicate : active) {
@@ -490,23 +499,71 @@ public final class Checker {
             }
         }
         Set<String> names = new java.util.TreeSet<>(readBack.keySet());
+        closeServed(names, fingerprints);
+        readBack.keySet().retainAll(names);
+        return new Served(readBack);
+    }
+
+    /** Leaves out of {@code served} every derived value that reaches one not served, until none does. */
+    private static void closeServed(Set<String> served, Map<String, PredicateFingerprints.Fingerprint> fingerprints) {
         boolean shrunk = true;
         while (shrunk) {
             shrunk = false;
-            for (String derived : List.copyOf(names)) {
-                if (!names.containsAll(fingerprints.get(derived).derived())) {
-                    names.remove(derived);
+            for (String derived : List.copyOf(served)) {
+                if (!served.containsAll(fingerprints.get(derived).derived())) {
+                    served.remove(derived);
                     shrunk = true;
                 }
             }
         }
-        if (names.isEmpty()) {
-            return new Served(Set.of(), Set.of());
+    }
+
+    /**
+     * What the re-check runs: the {@code active} predicates and the derived values they reach other than through the
+     * {@code served} ones, grown until every declaration that touches a mutable global that something running reaches
+     * runs too (a predicate is then evaluated instead of reused, a derived value evaluated instead of served), as in a
+     * check of every predicate, where they all change that global. Updates {@code active}, {@code reused} and
+     * {@code served}; returns what the running ones reach.
+     */
+    private static PredicateFingerprints.Reach runningClosure(String text, List<ScriptEvaluator.GlobalName> globals,
+                                                              Map<String, PredicateFingerprints.Fingerprint> fingerprints,
+                                                              List<String> predicates, List<String> active,
+                                                              Map<String, PredicateResults.Result> reused,
+                                                              Set<String> allDerived, Set<String> served) {
+        Map<String, Set<String>> touchers = PredicateFingerprints.touchers(fingerprints);
+        Set<String> running = new java.util.TreeSet<>();
+        while (true) {
+            List<String> roots = new ArrayList<>(active);
+            roots.addAll(running);
+            PredicateFingerprints.Reach reach = PredicateFingerprints.reach(text, globals, roots, served);
+            boolean grew = false;
+            if (reach.builtins()) {
+                // Every derived value but the served ones is refreshed after each step.
+                for (String derived : allDerived) {
+                    if (!served.contains(derived)) {
+                        grew |= running.add(derived);
+                    }
+                }
+            }
+            for (String global : reach.mutables()) {
+                for (String toucher : touchers.getOrDefault(global, Set.of())) {
+                    if (predicates.contains(toucher)) {
+                        if (!active.contains(toucher)) {
+                            active.add(toucher);
+                            reused.remove(toucher);
+                            grew = true;
+                        }
+                    } else {
+                        grew |= served.remove(toucher);
+                        grew |= running.add(toucher);
+                    }
+                }
+            }
+            if (!grew) {
+                return reach;
+            }
+            closeServed(served, fingerprints);
         }
-        evaluator.commitServed(names);
-        Set<Long> positions = new java.util.HashSet<>();
-        names.forEach(derived -> readBack.get(derived).forEach(change -> positions.add(change.position())));
-        return new Served(names, positions);
     }
 
     /**

@@ -908,10 +908,17 @@ def _evaluate():
     global _reading
     if _state.next_predicate == 0:
         eager = _state.eager_derived
-        for d in (_registry.derived if eager is None else eager):
-            if d.dirty:
-                _state.current = d.name
-                d._refresh()
+        # Until none is due: one that reads a derived value declared after it is due again once that one changed. So
+        # every derived value is up to date before any predicate runs, and a predicate's call never makes one run at
+        # another step than it would without that predicate (a re-check serves derived values on that ground).
+        due = True
+        while due:
+            due = False
+            for d in (_registry.derived if eager is None else eager):
+                if d.dirty and d._step != _state.step:
+                    _state.current = d.name
+                    d._refresh()
+                    due = True
     predicates = _registry.predicates
     count = len(predicates)
     at = _state.next_predicate
@@ -1209,9 +1216,16 @@ def _deja_setup_activate(predicates, derived):
             p.dirty = False
         index += 1
     wanted = set(derived)
+    # A derived value made elsewhere than at the top level (inside a helper function) has no global name, so the
+    # checker cannot tell who reads it: it is refreshed as in a check of every predicate.
+    bound = set()
+    if _registry.predicates:
+        for value in _registry.predicates[0].fn.__globals__.values():
+            if isinstance(value, Derived):
+                bound.add(id(value))
     eager = []
     for d in _registry.derived:
-        if d.name in wanted:
+        if d.name in wanted or id(d) not in bound:
             eager.append(d)
     _state.eager_derived = eager
 
@@ -1243,7 +1257,7 @@ _clock_source = _Source("clock")
 def _deja_setup_literals(values):
     """The values whose reprs are the texts in values (None stays None), as a list, or why they cannot be read: a
     SyntaxError. The checker passes only texts made of literals (see ScriptEvaluator.literal), so evaluating them
-    calls nothing; many at once, since compiling each alone costs more than reading it. (The ast module's
+    calls nothing but set and frozenset; many at once, since compiling each alone costs more than reading it. (The ast module's
     literal_eval would do the same, but importing it costs seconds in a new context.) The same texts always give the
     same values: a check stores a derived value's texts only if this gives back each exactly
     (_deja_setup_reads_back), so that a re-check can read them without comparing again."""
@@ -1261,7 +1275,7 @@ def _deja_setup_literals(values):
             source.append(",\n")
         source.append(")")
         try:
-            read = eval("".join(source), {"__builtins__": {}}, {})
+            read = eval("".join(source), {"__builtins__": {}, "set": set, "frozenset": frozenset}, {})
         except Exception as e:
             return "a stored value is not a literal (%s)" % type(e).__name__
         if type(read) is not tuple or len(read) != len(chunk):

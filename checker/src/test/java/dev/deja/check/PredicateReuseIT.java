@@ -254,6 +254,80 @@ class PredicateReuseIT {
                 .isEqualTo(fresh.evaluations("global_consistency"));
     }
 
+    /** Checks {@code edited} after a check of {@code base} stored its results, then again evaluating everything. */
+    private Checked[] recheckAndFresh(String base, String edited) throws IOException {
+        Path trace = trace();
+        check(trace, base, true, options -> options);
+        Checked recheck = check(trace, edited, true, options -> options);
+        Checked fresh = check(trace, edited, false, options -> options);
+        assertThat(json(recheck.report())).as("the re-check's report against a check that evaluates everything")
+                .isEqualTo(json(fresh.report()));
+        return new Checked[] {recheck, fresh};
+    }
+
+    @Test
+    void recheck_predicateReachingAMutableGlobalOnlyThroughDerivedValuesEdited_isServedTheirStoredValues()
+            throws IOException {
+        String base = read("recheck/mutable.py");
+        String edited = base.replace("    return round_changes() < 2\n", "    unused = 0\n    return round_changes() < 2\n");
+        assertThat(edited).isNotEqualTo(base);
+        Checked[] checks = recheckAndFresh(base, edited);
+        Checked recheck = checks[0];
+        assertThat(recheck.report().violations()).isNotEmpty();
+        assertThat(recheck.reused()).containsExactly("counted");
+        assertThat(recheck.evaluations("few_round_changes")).isPositive();
+        // round_changes keeps its state in _changes, which the edited predicate does not touch: served, as the
+        // derived values built on it.
+        for (String derived : List.of("max_round", "round_changes", "many_changes")) {
+            assertThat(recheck.evaluations(derived)).as(derived).isZero();
+        }
+        assertThat(checks[1].evaluations("round_changes")).isPositive();
+    }
+
+    @Test
+    void recheck_predicateNamingAMutableGlobalEdited_reevaluatesTheDerivedValuesTouchingIt() throws IOException {
+        String base = read("recheck/mutable.py");
+        String edited = base.replace("return _changes[\"count\"] >= 0", "return _changes[\"count\"] >= -1");
+        assertThat(edited).isNotEqualTo(base);
+        Checked recheck = recheckAndFresh(base, edited)[0];
+        assertThat(recheck.reused()).isEmpty();
+        for (String declared : List.of("counted", "few_round_changes", "round_changes", "many_changes")) {
+            assertThat(recheck.evaluations(declared)).as(declared).isPositive();
+        }
+        assertThat(recheck.evaluations("max_round")).as("touches nothing mutable: served").isZero();
+    }
+
+    @Test
+    void recheck_derivedValueEvaluatedAgainThatReadsAMutableGlobal_evaluatesThePredicatesWritingIt()
+            throws IOException {
+        String base = read("recheck/mutable-unstorable.py");
+        String edited = base.replace("    return polls()[0] < 50\n", "    unused = 0\n    return polls()[0] < 50\n");
+        assertThat(edited).isNotEqualTo(base);
+        Checked[] checks = recheckAndFresh(base, edited);
+        Checked recheck = checks[0];
+        assertThat(recheck.report().violations()).isNotEmpty();
+        // polls cannot be served, so it runs, and counted, whose fingerprint is unchanged, must run with it.
+        assertThat(recheck.reused()).isEmpty();
+        assertThat(recheck.evaluations("counted")).isPositive();
+        assertThat(recheck.evaluations("polls")).isPositive();
+    }
+
+    @Test
+    void recheck_derivedValueMadeInAHelperFunction_isRefreshedAsInAFreshCheck() throws IOException {
+        String base = read("recheck/helper-derived.py");
+        String edited = base.replace("    return max_round() < 2\n", "    unused = 0\n    return max_round() < 2\n");
+        assertThat(edited).isNotEqualTo(base);
+        Checked[] checks = recheckAndFresh(base, edited);
+        Checked recheck = checks[0];
+        // Its aux value counts the changes of max_round it saw: refreshed only when the aux value is taken, it would
+        // have seen none of those before the violation.
+        assertThat(recheck.report().violations()).isNotEmpty();
+        assertThat(String.valueOf(recheck.report().violations().getFirst().aux().get("max_round_changes")))
+                .startsWith("[").doesNotStartWith("[0,");
+        assertThat(recheck.evaluations("max_round")).as("served").isZero();
+        assertThat(recheck.evaluations("max_round_changes")).isPositive();
+    }
+
     @Test
     void recheck_derivedValueWithoutALiteralValue_isEvaluatedAgain_andReportsAsAFreshCheck() throws IOException {
         String withRows = BASE + "\n\n@derived\ndef agents():\n    return {a.oid: a for a in Agent}\n\n\n"

@@ -23,13 +23,27 @@ import java.util.regex.Pattern;
  * history whose predicate has the same fingerprint find the same findings for it, so a re-check can reuse them.
  *
  * <p>A declaration is a top-level statement with the decorators above it ({@code def}, {@code class} or an
- * assignment to one name); it refers to every global whose name occurs in its text (an over-approximation: a name in
- * a comment or string, or an attribute spelled like a global, only makes the fingerprint change more often). What a
- * predicate can reach is the closure of that relation. The rest of the script (imports, other statements, a
+ * assignment to one name); it refers to every global whose name occurs in its code, outside comments and strings but
+ * for f-strings' fields (an over-approximation: an attribute spelled like a global only makes the fingerprint change
+ * more often). What a predicate can reach is the closure of that relation. The rest of the script (imports, other statements, a
  * declaration split by a line in the first column inside a multi-line string) is part of every fingerprint. A
  * declaration whose text names a way to reach globals without naming them ({@code globals}, {@code eval},
- * {@code getattr}...) gets the whole script's text instead. Predicates that can reach the same mutable global (a list,
- * dict, set or object) may depend on each other's evaluations, so each gets the fingerprints of all of them.
+ * {@code getattr}...) gets the whole script's text instead.
+ *
+ * <p><b>Mutable globals.</b> Declarations that run code touching the same mutable global (a list, dict, set or object)
+ * may depend on each other's evaluations. A declaration <em>touches</em> the mutable globals it reaches directly:
+ * through its own text and the helper functions and constants it reaches, not descending into the other derived
+ * values it reaches. Each mutable global has a group digest made of the fingerprint bases (the text digests above)
+ * of all its touchers, and each fingerprint covers the group digest of every mutable global in its full closure
+ * (through derived values too). So editing any toucher of a global changes the fingerprint of everything that reaches
+ * that global through any chain, while a declaration that reaches it only through derived values can be edited
+ * without changing theirs. That is sound because a derived value's values cannot depend on the declarations that
+ * merely read it: derived values are refreshed in a fixed order, before the predicates, until none is due, and at
+ * most once per step (so a reader's call gets the step's memoized value and never makes it run at another time);
+ * and a reader that does not touch the global runs no code that changes it. (It assumes, as serving any derived
+ * value does, that a reader does not change in place the value a derived value returned.) A re-check that evaluates
+ * one toucher of a global evaluates all of them ({@link #touchers}). Derived values made inside a helper function
+ * have no global name and so no fingerprint: a re-check refreshes them as a check of every predicate does.
  *
  * <p>Line numbers are not part of the fingerprint, since moving a declaration does not change findings, except for
  * error findings, whose tracebacks show lines: {@link Fingerprint#lines()} is the start line of every declaration
@@ -42,7 +56,7 @@ public final class PredicateFingerprints {
     private static final Set<String> DYNAMIC = Set.of("globals", "vars", "locals", "eval", "exec", "compile",
             "getattr", "setattr", "delattr", "__import__", "importlib", "sys", "__dict__", "__globals__");
     /** Changes whenever what a fingerprint covers or how findings are made changes. */
-    private static final String VERSION = "deja-predicate-fingerprint 2";
+    private static final String VERSION = "deja-predicate-fingerprint 3";
 
     /**
      * One predicate's fingerprint and what it reads.
@@ -54,9 +68,10 @@ public final class PredicateFingerprints {
      * @param derived       the names of the derived values it can reach
      * @param readsBuiltins whether it can reach the event built-ins, {@code nodes}, {@code now} or {@code stats}
      *                      (or whether what it reaches cannot be told from its text)
+     * @param touches       the mutable globals it reaches directly (not through other derived values), by name
      */
     public record Fingerprint(String code, String lines, Set<String> tables, Set<String> derived,
-                              boolean readsBuiltins) {
+                              boolean readsBuiltins, Set<String> touches) {
     }
 
     private record Block(String name, int line, String text) {
@@ -66,47 +81,51 @@ public final class PredicateFingerprints {
     }
 
     /**
-     * What some predicates can reach when the derived values in {@code served} are not evaluated (their values come
-     * from elsewhere): what they reach through those is left out.
+     * What some predicates and derived values can reach when the derived values in {@code served} are not evaluated
+     * (their values come from elsewhere): what they reach through those is left out.
      *
      * @param tables   the names of the tables they can reach
      * @param derived  the names of the derived values they can reach, but for the served ones
      * @param builtins whether they can reach the event built-ins, {@code nodes}, {@code now} or {@code stats}, or what
      *                 they reach cannot be told from their text
+     * @param mutables the mutable globals they can reach, by global name (all of them when what they reach cannot be
+     *                 told from their text)
      */
-    public record Reach(Set<String> tables, Set<String> derived, boolean builtins) {
+    public record Reach(Set<String> tables, Set<String> derived, boolean builtins, Set<String> mutables) {
     }
 
     /**
-     * What the predicates declared as {@code predicates} can reach, not going through the derived values declared as
-     * {@code served} (see {@link Reach}).
+     * What the predicates and derived values declared as {@code roots} can reach, not going through the derived values
+     * declared as {@code served} (see {@link Reach}); a root is never taken as served.
      */
-    public static Reach reach(String script, List<ScriptEvaluator.GlobalName> globals, java.util.Collection<String> predicates,
+    public static Reach reach(String script, List<ScriptEvaluator.GlobalName> globals, java.util.Collection<String> roots,
                               Set<String> served) {
         Map<String, Set<String>> refers = new HashMap<>();
         for (Block block : blocks(script)) {
             if (block.name() != null) {
-                Set<String> names = refers.computeIfAbsent(block.name(), n -> new TreeSet<>());
-                Matcher m = IDENTIFIER.matcher(block.text());
-                while (m.find()) {
-                    names.add(m.group());
-                }
+                refers.computeIfAbsent(block.name(), n -> new TreeSet<>()).addAll(names(block.text()));
             }
         }
         Map<String, ScriptEvaluator.GlobalName> byName = new LinkedHashMap<>();
         globals.forEach(g -> byName.put(g.name(), g));
         Set<String> tables = new TreeSet<>();
         Set<String> derived = new TreeSet<>();
+        Set<String> mutables = new TreeSet<>();
         boolean builtins = false;
+        boolean dynamic = false;
         Set<String> seen = new java.util.HashSet<>();
+        Set<String> rootNames = new java.util.HashSet<>();
         Deque<String> todo = new ArrayDeque<>();
-        for (String predicate : predicates) {
-            String name = globals.stream().filter(g -> "predicate".equals(g.what()) && predicate.equals(g.declared()))
+        for (String root : roots) {
+            String name = globals.stream().filter(g -> ("predicate".equals(g.what()) || "derived".equals(g.what()))
+                            && root.equals(g.declared()))
                     .map(ScriptEvaluator.GlobalName::name).findFirst().orElse(null);
             if (name == null) {
                 builtins = true;
+                dynamic = true;
             } else {
                 todo.push(name);
+                rootNames.add(name);
             }
         }
         while (!todo.isEmpty()) {
@@ -116,6 +135,7 @@ public final class PredicateFingerprints {
             }
             if (DYNAMIC.contains(name)) {
                 builtins = true;
+                dynamic = true;
                 continue;
             }
             ScriptEvaluator.GlobalName global = byName.get(name);
@@ -123,12 +143,13 @@ public final class PredicateFingerprints {
                 switch (global.what()) {
                     case "table" -> tables.add(global.declared());
                     case "derived" -> {
-                        if (served.contains(global.declared())) {
+                        if (served.contains(global.declared()) && !rootNames.contains(name)) {
                             continue;
                         }
                         derived.add(global.declared());
                     }
                     case "builtin" -> builtins = true;
+                    case "mutable" -> mutables.add(name);
                     default -> { }
                 }
             }
@@ -138,7 +159,22 @@ public final class PredicateFingerprints {
                 }
             }
         }
-        return new Reach(tables, derived, builtins);
+        if (dynamic) {
+            globals.stream().filter(g -> "mutable".equals(g.what())).forEach(g -> mutables.add(g.name()));
+        }
+        return new Reach(tables, derived, builtins, mutables);
+    }
+
+    /**
+     * The declarations (predicates and derived values, by declared name) that touch each mutable global, by its global
+     * name: those that run code naming it (see {@link Fingerprint#touches()}). When one of them is evaluated, the
+     * others must be too, as in a check of every predicate, or the global would not hold what it held there.
+     */
+    public static Map<String, Set<String>> touchers(Map<String, Fingerprint> fingerprints) {
+        Map<String, Set<String>> out = new LinkedHashMap<>();
+        fingerprints.forEach((declared, fingerprint) -> fingerprint.touches()
+                .forEach(global -> out.computeIfAbsent(global, g -> new TreeSet<>()).add(declared)));
+        return out;
     }
 
     /**
@@ -167,14 +203,7 @@ public final class PredicateFingerprints {
         Map<String, ScriptEvaluator.GlobalName> byName = new LinkedHashMap<>();
         globals.forEach(g -> byName.put(g.name(), g));
         Map<String, Set<String>> refers = new HashMap<>();
-        texts.forEach((name, text) -> {
-            Set<String> names = new TreeSet<>();
-            Matcher m = IDENTIFIER.matcher(text);
-            while (m.find()) {
-                names.add(m.group());
-            }
-            refers.put(name, names);
-        });
+        texts.forEach((name, text) -> refers.put(name, names(text.toString())));
         // Each predicate's closure, before the mutable globals are shared out.
         Map<String, Set<String>> closures = new LinkedHashMap<>();
         Map<String, String> base = new LinkedHashMap<>();
@@ -231,41 +260,142 @@ public final class PredicateFingerprints {
             }
             closures.put(g.declared(), closure);
             base.put(g.declared(), sha256(digest.toString()));
-            partial.put(g.declared(), new Fingerprint("", lineList.toString().strip(), tables, derived, builtins));
+            partial.put(g.declared(), new Fingerprint("", lineList.toString().strip(), tables, derived, builtins, Set.of()));
         }
-        // Predicates that reach a common mutable global are fingerprinted together.
-        Map<String, Fingerprint> out = new LinkedHashMap<>();
-        for (Map.Entry<String, Fingerprint> entry : partial.entrySet()) {
-            String predicate = entry.getKey();
-            Set<String> group = new TreeSet<>(List.of(predicate));
-            boolean grew = true;
-            while (grew) {
-                grew = false;
-                for (String member : List.copyOf(group)) {
-                    for (String name : closures.get(member)) {
-                        ScriptEvaluator.GlobalName global = byName.get(name);
-                        if (global == null || !"mutable".equals(global.what())) {
-                            continue;
-                        }
-                        for (Map.Entry<String, Set<String>> other : closures.entrySet()) {
-                            if (other.getValue().contains(name) && group.add(other.getKey())) {
-                                grew = true;
-                            }
-                        }
+        // What each one touches: the mutable globals it reaches without going into other derived values.
+        Set<String> allMutable = new TreeSet<>();
+        globals.stream().filter(g -> "mutable".equals(g.what())).forEach(g -> allMutable.add(g.name()));
+        Map<String, Set<String>> touches = new LinkedHashMap<>();
+        for (ScriptEvaluator.GlobalName g : globals) {
+            if (!("predicate".equals(g.what()) || "derived".equals(g.what())) || !partial.containsKey(g.declared())) {
+                continue;
+            }
+            Set<String> touched = new TreeSet<>();
+            boolean dynamic = false;
+            Set<String> seen = new java.util.HashSet<>();
+            Deque<String> todo = new ArrayDeque<>(List.of(g.name()));
+            while (!todo.isEmpty()) {
+                String name = todo.pop();
+                if (!seen.add(name)) {
+                    continue;
+                }
+                if (DYNAMIC.contains(name)) {
+                    dynamic = true;
+                    continue;
+                }
+                ScriptEvaluator.GlobalName global = byName.get(name);
+                if (global != null && "mutable".equals(global.what())) {
+                    touched.add(name);
+                }
+                if (global != null && "derived".equals(global.what()) && !name.equals(g.name())) {
+                    continue; // another derived value: what it touches is its own
+                }
+                for (String next : refers.getOrDefault(name, Set.of())) {
+                    if (byName.containsKey(next) || DYNAMIC.contains(next)) {
+                        todo.push(next);
                     }
                 }
             }
-            StringBuilder digest = new StringBuilder();
-            StringBuilder groupLines = new StringBuilder();
-            for (String member : group) {
-                digest.append(member).append('\0').append(base.get(member)).append('\0');
-                groupLines.append(partial.get(member).lines()).append(' ');
+            touches.put(g.declared(), dynamic ? allMutable : touched);
+        }
+        // Each mutable global's group digest: the bases of all its touchers.
+        Map<String, String> groups = new HashMap<>();
+        for (String global : allMutable) {
+            StringBuilder digest = new StringBuilder(global).append('\0');
+            touches.forEach((declared, touched) -> {
+                if (touched.contains(global)) {
+                    digest.append(declared).append('\0').append(base.get(declared)).append('\0');
+                }
+            });
+            groups.put(global, sha256(digest.toString()));
+        }
+        Map<String, Fingerprint> out = new LinkedHashMap<>();
+        for (Map.Entry<String, Fingerprint> entry : partial.entrySet()) {
+            String declared = entry.getKey();
+            StringBuilder digest = new StringBuilder(base.get(declared)).append('\0');
+            boolean dynamic = closures.get(declared).stream().anyMatch(DYNAMIC::contains);
+            for (String global : allMutable) {
+                if (dynamic || closures.get(declared).contains(global)) {
+                    digest.append(global).append('\0').append(groups.get(global)).append('\0');
+                }
             }
             Fingerprint p = entry.getValue();
-            out.put(predicate, new Fingerprint(sha256(digest.toString()), groupLines.toString().strip(), p.tables(),
-                    p.derived(), p.readsBuiltins()));
+            out.put(declared, new Fingerprint(sha256(digest.toString()), p.lines(), p.tables(), p.derived(),
+                    p.readsBuiltins(), touches.getOrDefault(declared, Set.of())));
         }
         return out;
+    }
+
+    /**
+     * The names {@code text} (Python code) refers to: every identifier outside comments and string literals, and
+     * every one inside an f-string (whose fields are code). A name in a docstring or a comment, such as another
+     * predicate's, is no reference; an attribute spelled like a global still counts as one.
+     */
+    static Set<String> names(String text) {
+        Set<String> out = new TreeSet<>();
+        int n = text.length();
+        int i = 0;
+        while (i < n) {
+            char c = text.charAt(i);
+            if (c == '#') {
+                while (i < n && text.charAt(i) != '\n') {
+                    i++;
+                }
+            } else if (c == '\'' || c == '"') {
+                i = stringEnd(text, i);
+            } else if (Character.isDigit(c)) {
+                while (i < n && (Character.isLetterOrDigit(text.charAt(i)) || text.charAt(i) == '_'
+                        || text.charAt(i) == '.')) {
+                    i++;
+                }
+            } else if (Character.isLetter(c) || c == '_') {
+                int end = i;
+                while (end < n && (Character.isLetterOrDigit(text.charAt(end)) || text.charAt(end) == '_')) {
+                    end++;
+                }
+                String word = text.substring(i, end);
+                if (end < n && (text.charAt(end) == '\'' || text.charAt(end) == '"') && word.length() <= 2
+                        && word.chars().allMatch(ch -> "rRbBuUfF".indexOf(ch) >= 0)) {
+                    // A string's prefix: an f-string's fields are code, the rest of a string is not.
+                    int stop = stringEnd(text, end);
+                    if (word.indexOf('f') >= 0 || word.indexOf('F') >= 0) {
+                        Matcher m = IDENTIFIER.matcher(text.substring(end, stop));
+                        while (m.find()) {
+                            out.add(m.group());
+                        }
+                    }
+                    i = stop;
+                } else {
+                    out.add(word);
+                    i = end;
+                }
+            } else {
+                i++;
+            }
+        }
+        return out;
+    }
+
+    /** Where the string literal whose opening quote is at {@code start} ends (past its closing quote). */
+    private static int stringEnd(String text, int start) {
+        int n = text.length();
+        char quote = text.charAt(start);
+        String triple = String.valueOf(quote).repeat(3);
+        boolean long_ = text.startsWith(triple, start);
+        int j = start + (long_ ? 3 : 1);
+        while (j < n) {
+            char c = text.charAt(j);
+            if (c == '\\') {
+                j += 2;
+            } else if (long_ ? text.startsWith(triple, j) : c == quote) {
+                return j + (long_ ? 3 : 1);
+            } else if (!long_ && c == '\n') {
+                return j; // not closed on its line: a syntax error Python reports, not ours to fix
+            } else {
+                j++;
+            }
+        }
+        return n;
     }
 
     /**

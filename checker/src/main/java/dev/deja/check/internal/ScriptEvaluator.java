@@ -412,8 +412,9 @@ public final class ScriptEvaluator implements AutoCloseable {
 
     /**
      * Whether {@code text} is made of Python literals only: strings, numbers, {@code True}, {@code False}, {@code None},
-     * brackets, commas and colons, as {@code repr} writes dicts, lists, tuples and sets of them. Evaluating such a text
-     * can call nothing (no name but those three, no attribute).
+     * brackets, commas and colons, as {@code repr} writes dicts, lists, tuples and sets of them, and the calls
+     * {@code set(...)} and {@code frozenset(...)}, as it writes an empty set and a frozenset. Evaluating such a text can
+     * call nothing but those two types, on literals (no other name, no attribute).
      */
     public static boolean literal(String text) {
         int i = 0;
@@ -436,7 +437,9 @@ public final class ScriptEvaluator implements AutoCloseable {
                 }
                 String word = text.substring(i, end);
                 boolean bytesPrefix = word.equals("b") && end < n && (text.charAt(end) == '\'' || text.charAt(end) == '"');
-                if (!bytesPrefix && !word.equals("True") && !word.equals("False") && !word.equals("None")) {
+                // set() and frozenset({...}), as repr writes an empty set and a frozenset: a call of the type itself.
+                boolean setCall = (word.equals("set") || word.equals("frozenset")) && end < n && text.charAt(end) == '(';
+                if (!bytesPrefix && !setCall && !word.equals("True") && !word.equals("False") && !word.equals("None")) {
                     return false;
                 }
                 i = end;

@@ -147,11 +147,12 @@ class PredicateFingerprintsTest {
     @Test
     void literal_acceptsWhatReprWritesOfLiterals_only() {
         for (String text : List.of("{0: 'v1', 1: \"it's\"}", "[(1, 2.5e-07), None, True, False, -3, 1j]",
-                "{'a': {(0, 'x'): [b'\\x00']}}", "{1, 2}", "()", "'a\\'b'")) {
+                "{'a': {(0, 'x'): [b'\\x00']}}", "{1, 2}", "()", "'a\\'b'", "set()",
+                "{'o1': ('n1', frozenset({'n2', 'n3'}), None)}", "frozenset()")) {
             assertThat(ScriptEvaluator.literal(text)).as(text).isTrue();
         }
-        for (String text : List.of("set()", "Agent(node='n1')", "().__class__", "open('x')", "1 * 2", "'open",
-                "frozenset({1})", "nan", "__import__('os')")) {
+        for (String text : List.of("Agent(node='n1')", "().__class__", "open('x')", "1 * 2", "'open", "set",
+                "frozenset", "(frozenset)", "settings()", "nan", "__import__('os')")) {
             assertThat(ScriptEvaluator.literal(text)).as(text).isFalse();
         }
     }
@@ -161,5 +162,105 @@ class PredicateFingerprintsTest {
         Map<String, PredicateFingerprints.Fingerprint> other = PredicateFingerprints.of(SCRIPT, "s.py", GLOBALS,
                 "timeout 11000 ms", "engine");
         assertThat(other.get("peers").code()).isNotEqualTo(code(SCRIPT, "peers"));
+    }
+
+    /** A derived value that keeps state in a mutable global, as the lock server's enough_time does. */
+    private static final String MUTABLE = """
+            from deja import table, derived, always
+            Agent = table("Agent", cls="x.Agent", columns=["round"])
+            _size = {"size": 0, "changes": 0}
+
+            def grow(n):
+                _size["size"], _size["changes"] = n, _size["changes"] + 1
+
+            @derived
+            def rounds():
+                return [a.round for a in Agent]
+
+            @derived
+            def changes():
+                n = len(rounds())
+                if n != _size["size"]:
+                    grow(n)
+                return _size["changes"]
+
+            @derived
+            def suspect():
+                return changes() > 2
+
+            @always(aux=[changes, suspect])
+            def queue():
+                return len(rounds()) < 5
+
+            @always
+            def pokes():
+                return _size["size"] >= 0
+            """;
+    private static final List<GlobalName> MUTABLE_GLOBALS = List.of(
+            new GlobalName("table", "other", null), new GlobalName("derived", "other", null),
+            new GlobalName("always", "other", null), new GlobalName("Agent", "table", "Agent"),
+            new GlobalName("_size", "mutable", null), new GlobalName("grow", "other", null),
+            new GlobalName("rounds", "derived", "rounds"), new GlobalName("changes", "derived", "changes"),
+            new GlobalName("suspect", "derived", "suspect"), new GlobalName("queue", "predicate", "queue"),
+            new GlobalName("pokes", "predicate", "pokes"));
+
+    private static String mutableCode(String script, String declared) {
+        return PredicateFingerprints.of(script, "s.py", MUTABLE_GLOBALS, "t", "e").get(declared).code();
+    }
+
+    @Test
+    void of_readerOfAMutableGlobalThroughDerivedValuesOnly_editedAlone_changesNoDerivedValue() {
+        String edited = MUTABLE.replace("return len(rounds()) < 5", "unused = 0\n    return len(rounds()) < 5");
+        assertThat(mutableCode(edited, "queue")).isNotEqualTo(mutableCode(MUTABLE, "queue"));
+        for (String declared : List.of("rounds", "changes", "suspect", "pokes")) {
+            assertThat(mutableCode(edited, declared)).as(declared).isEqualTo(mutableCode(MUTABLE, declared));
+        }
+    }
+
+    @Test
+    void of_editedToucherOfAMutableGlobal_changesEverythingThatReachesIt() {
+        String edited = MUTABLE.replace("return _size[\"size\"] >= 0", "return _size[\"size\"] >= -1");
+        for (String declared : List.of("pokes", "changes", "suspect", "queue")) {
+            assertThat(mutableCode(edited, declared)).as(declared).isNotEqualTo(mutableCode(MUTABLE, declared));
+        }
+        assertThat(mutableCode(edited, "rounds")).isEqualTo(mutableCode(MUTABLE, "rounds"));
+        String helper = MUTABLE.replace("_size[\"changes\"] + 1", "_size[\"changes\"] + 2");
+        for (String declared : List.of("pokes", "changes", "suspect", "queue")) {
+            assertThat(mutableCode(helper, declared)).as(declared).isNotEqualTo(mutableCode(MUTABLE, declared));
+        }
+    }
+
+    @Test
+    void touchers_areTheDeclarationsReachingAMutableGlobalOutsideOtherDerivedValues() {
+        Map<String, PredicateFingerprints.Fingerprint> prints = PredicateFingerprints.of(MUTABLE, "s.py",
+                MUTABLE_GLOBALS, "t", "e");
+        assertThat(PredicateFingerprints.touchers(prints)).containsOnlyKeys("_size");
+        assertThat(PredicateFingerprints.touchers(prints).get("_size")).containsExactly("changes", "pokes");
+    }
+
+    @Test
+    void reach_tellsTheMutableGlobalsReachedOtherThanThroughServedDerivedValues() {
+        assertThat(PredicateFingerprints.reach(MUTABLE, MUTABLE_GLOBALS, List.of("queue"), java.util.Set.of())
+                .mutables()).containsExactly("_size");
+        assertThat(PredicateFingerprints.reach(MUTABLE, MUTABLE_GLOBALS, List.of("queue"),
+                java.util.Set.of("changes", "suspect")).mutables()).isEmpty();
+        assertThat(PredicateFingerprints.reach(MUTABLE, MUTABLE_GLOBALS, List.of("changes"),
+                java.util.Set.of("changes")).derived()).as("a root is evaluated").contains("changes");
+    }
+
+    @Test
+    void names_leaveOutCommentsAndStrings_butNotFieldsOfFStrings() {
+        String code = "def f(a):\n    \"\"\"Like few, at 1e5.\"\"\"\n    # seen here\n"
+                + "    return f\"{LIMIT:>3}\" + 'peers' + rb'\\'uses_seen' + a.round + 2e5\n";
+        assertThat(PredicateFingerprints.names(code)).contains("def", "f", "a", "return", "LIMIT", "round")
+                .doesNotContain("Like", "few", "seen", "here", "peers", "uses_seen", "e5", "rb");
+    }
+
+    @Test
+    void of_predicateNamedInAnotherOnesDocstring_changesOnlyItsOwnFingerprint() {
+        String documented = SCRIPT.replace("def late():\n", "def late():\n    \"\"\"Unlike peers, reads the event.\"\"\"\n");
+        String edited = documented.replace("len(Peer) < 5", "len(Peer) < 6");
+        assertThat(code(edited, "peers")).isNotEqualTo(code(documented, "peers"));
+        assertThat(code(edited, "late")).isEqualTo(code(documented, "late"));
     }
 }
