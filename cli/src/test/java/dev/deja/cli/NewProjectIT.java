@@ -13,8 +13,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A user's first hour: {@code deja new}, the project built outside the reactor against the published artifacts
- * only (the local Maven repository, after {@code mvn install} of the modules it needs), its cluster deployed with
- * a kill and a restart, simulated, its deployment's trace copied elsewhere, replayed, checked and drawn.
+ * only (a local Maven repository holding the modules it needs, as {@code mvn install} leaves them), its cluster
+ * deployed with a kill and a restart, simulated, its deployment's trace copied elsewhere, replayed, checked and drawn.
+ *
+ * <p>The repository is this test's own: links to the user's local repository for every other artifact, and the
+ * project's modules as this build made them. Not {@code mvn install}: that rewrites the modules' jars, in the
+ * checkout and in the user's repository, which tests running beside this one have open (a class loaded while its
+ * jar was being rewritten failed with {@code NoClassDefFoundError}). Under {@code ./deja test}, which installs every
+ * module before any test runs ({@code -Ddeja.artifacts=installed}), the installed jars are used; otherwise those in
+ * each module's {@code target}, which the reactor built before this module's tests.
  */
 class NewProjectIT {
     @TempDir
@@ -24,14 +31,13 @@ class NewProjectIT {
     void newProject_buildsPassesAndGoesThroughDeploySimulateReplayCheckView() throws Exception {
         Path checkout = Path.of(System.getProperty("maven.multiModuleProjectDirectory", "..")).toAbsolutePath().normalize();
         assumeTrue(Files.isRegularFile(checkout.resolve("junit/pom.xml")), "runs from Deja's checkout");
-        // The published artifacts: the project's modules installed into the local repository.
-        run(checkout, "mvn", "-B", "-q", "-o", "install", "-DskipTests", "-Dmaven.test.skip=true", "-pl", "junit", "-am");
+        Path repository = publishedArtifacts(checkout, temporary.resolve("repository"));
 
         Path project = temporary.resolve("counter");
         CliRun.Output created = CliRun.run("new", project.toString());
         assertThat(created.status()).as(created.err()).isZero();
         // Built and tested as written: 10 simulated runs checked by @DejaTest.
-        String build = run(project, "mvn", "-B", "-o", "package");
+        String build = run(project, "mvn", "-B", "-o", "-Dmaven.repo.local=" + repository, "package");
         assertThat(build).contains("Tests run: 10, Failures: 0, Errors: 0").contains("BUILD SUCCESS");
         String classes = project.resolve("target/classes").toString();
         String cluster = project.resolve("cluster.json").toString();
@@ -61,6 +67,53 @@ class NewProjectIT {
         CliRun.Output viewed = CliRun.run("view", copy.toString(), "--png", png.toString(), "--classpath", classes);
         assertThat(viewed.status()).as(viewed.err() + viewed.out()).isZero();
         assertThat(Files.size(png)).isPositive();
+    }
+
+    /** The modules a new project depends on: the parent and {@code junit} with the modules it needs. */
+    private static final java.util.List<String> MODULES = java.util.List.of("recorder", "replayer", "examples", "checker",
+            "junit");
+
+    /**
+     * A local repository at {@code repository} holding the published artifacts (see the class comment): the user's
+     * local repository linked file by file, with the project's own modules taken from where this build put them.
+     */
+    private static Path publishedArtifacts(Path checkout, Path repository) throws Exception {
+        Path user = Path.of(System.getProperty("deja.localRepository",
+                Path.of(System.getProperty("user.home"), ".m2", "repository").toString()));
+        assertThat(user).as("the local Maven repository").isDirectory();
+        Files.createDirectories(repository);
+        run(repository, "cp", "-rs", user.toAbsolutePath() + "/.", repository.toString());
+        if ("installed".equals(System.getProperty("deja.artifacts"))) {
+            return repository; // the links to the installed modules
+        }
+        Path own = repository.resolve("dev/deja");
+        if (Files.exists(own)) {
+            try (Stream<Path> walk = Files.walk(own)) {
+                for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(path);
+                }
+            }
+        }
+        java.util.regex.Matcher parent = java.util.regex.Pattern.compile(
+                "<artifactId>deja-parent</artifactId>\\s*<version>([^<]+)</version>").matcher(Files.readString(checkout.resolve("pom.xml")));
+        assertThat(parent.find()).as("the version in " + checkout.resolve("pom.xml")).isTrue();
+        String version = parent.group(1);
+        publish(checkout.resolve("pom.xml"), null, repository, "deja-parent", version);
+        for (String module : MODULES) {
+            String artifact = "deja-" + module;
+            Path jar = checkout.resolve(module).resolve("target").resolve(artifact + "-" + version + ".jar");
+            assertThat(jar).as("the %s module's jar (build the project first)", module).isRegularFile();
+            publish(checkout.resolve(module).resolve("pom.xml"), jar, repository, artifact, version);
+        }
+        return repository;
+    }
+
+    private static void publish(Path pom, Path jar, Path repository, String artifact, String version) throws Exception {
+        Path directory = Files.createDirectories(repository.resolve("dev/deja").resolve(artifact).resolve(version));
+        Files.copy(pom, directory.resolve(artifact + "-" + version + ".pom"));
+        if (jar != null) {
+            Files.copy(jar, directory.resolve(artifact + "-" + version + ".jar"));
+        }
     }
 
     private static String run(Path directory, String... command) throws Exception {

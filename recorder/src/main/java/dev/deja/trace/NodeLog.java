@@ -144,18 +144,37 @@ public final class NodeLog {
     }
 
     /**
-     * Whether {@code incarnation}'s queue directory exists. Only the last incarnation, killed before it made its
-     * queue, may lack one; any other lost its log, which is named here instead of showing up later as messages
-     * that were never sent.
+     * Whether {@code incarnation}'s queue directory exists. An incarnation that did not complete (killed, whether or
+     * not the node was restarted after it) may lack one: the kill came before it made its queue, so it has no
+     * entries ({@link #noEntries}). A completed incarnation without one lost its log, which is named here instead of
+     * showing up later as messages that were never sent.
      */
     private boolean hasQueue(NodeManifest.Incarnation incarnation, Path queueDirectory) {
         if (Files.isDirectory(queueDirectory)) {
             return true;
         }
-        if (incarnation.completed() || incarnation != manifest.lastIncarnation()) {
+        if (incarnation.completed()) {
             throw new TraceFormatException(queueDirectory + ": node " + manifest.node() + ", incarnation "
                     + incarnation.number() + ": the queue directory is missing (the manifest records this incarnation"
-                    + (incarnation.completed() ? " as shut down cleanly" : " and a later one") + ")");
+                    + " as shut down cleanly)");
+        }
+        return noEntries(incarnation, queueDirectory, "the queue directory is missing");
+    }
+
+    /**
+     * Returns false (no queue to read) for {@code incarnation}, found without entries because of {@code what} in
+     * {@code where}, unless the next incarnation says otherwise. Its first seq is the one after the last entry read
+     * when the node restarted; if it is not this incarnation's first seq, this incarnation's entries could be read
+     * then and are lost now: named as damage rather than left out.
+     */
+    private boolean noEntries(NodeManifest.Incarnation incarnation, Path where, String what) {
+        List<NodeManifest.Incarnation> all = manifest.incarnations();
+        int index = all.indexOf(incarnation);
+        if (index + 1 < all.size() && all.get(index + 1).firstSeq() != incarnation.firstSeq()) {
+            NodeManifest.Incarnation next = all.get(index + 1);
+            throw new TraceFormatException(where + ": node " + manifest.node() + ", incarnation " + incarnation.number()
+                    + ": " + what + ", but incarnation " + next.number() + " starts at seq " + next.firstSeq()
+                    + ": this one held the entries from seq " + incarnation.firstSeq() + " to " + (next.firstSeq() - 1));
         }
         return false;
     }
@@ -181,13 +200,22 @@ public final class NodeLog {
 
     /**
      * Whether {@code incarnation} has a queue to read, after checking it ({@link #hasQueue}, {@link #checkDataFiles}).
-     * The last incarnation, killed while its only data file was being made (empty, its header zeroed or not yet
-     * complete), has none; the same in any other place is damage.
+     * An incarnation that did not complete, killed before it made its queue or while its only data file was being
+     * made, has none, whether it is the last or the node was restarted after it; the same in a completed incarnation,
+     * or in one that the next incarnation's first seq says had entries, is damage.
      */
     private boolean hasReadableQueue(NodeManifest.Incarnation incarnation, Path queueDirectory) {
         return hasQueue(incarnation, queueDirectory) && checkDataFiles(incarnation, queueDirectory);
     }
 
+    /**
+     * Checks the header of each of {@code incarnation}'s data files and returns whether its queue can be opened. An
+     * incarnation without data files, or one that did not complete and whose only data file a kill cut short while
+     * Chronicle was making it (empty, its header zeroed, or its header word still marked as not complete), has no
+     * entries: false, unless the next incarnation's first seq says it had some ({@link #noEntries}). Any other bad
+     * header, or that one in a completed incarnation or beside another data file, is named on one line with the
+     * file, node and incarnation.
+     */
     private boolean checkDataFiles(NodeManifest.Incarnation incarnation, Path queueDirectory) {
         List<Path> files;
         try (Stream<Path> listed = Files.list(queueDirectory)) {
@@ -196,12 +224,16 @@ public final class NodeLog {
             throw new TraceFormatException(queueDirectory + ": node " + manifest.node() + ", incarnation "
                     + incarnation.number() + ": cannot list the queue directory: " + e.getMessage(), e);
         }
-        boolean crashed = !incarnation.completed() && incarnation == manifest.lastIncarnation();
+        if (files.isEmpty()) {
+            return noEntries(incarnation, queueDirectory, "the queue directory holds no data file");
+        }
+        // Any incarnation that did not complete was killed, restarted afterwards or not.
+        boolean crashed = !incarnation.completed();
         for (Path file : files) {
             String what = headerProblem(file);
             if (what != null) {
                 if (crashed && files.size() == 1 && cutWhileCreated(file)) {
-                    return false;
+                    return noEntries(incarnation, file, what);
                 }
                 throw new TraceFormatException(file + ": node " + manifest.node() + ", incarnation " + incarnation.number()
                         + ": " + what);
@@ -511,7 +543,7 @@ public final class NodeLog {
             NodeManifest.Incarnation incarnation = manifest.incarnations().get(incarnationIndex);
             queueDirectory = directory.resolve(incarnation.queue());
             if (!hasReadableQueue(incarnation, queueDirectory)) {
-                // The last incarnation, killed before its queue (or its only data file) was made: no entries.
+                // An incarnation killed before its queue (or its only data file) was made, or without data files.
                 return openNextIncarnation();
             }
             documentsRead = 0;

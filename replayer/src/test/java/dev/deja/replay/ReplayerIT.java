@@ -11,8 +11,10 @@ import dev.deja.replay.testing.NanoTimeNode;
 import dev.deja.replay.testing.PingNode;
 import dev.deja.replay.testing.StaticCounterNode;
 import dev.deja.trace.Event;
+import dev.deja.trace.NodeLogWriter;
 import dev.deja.trace.Trace;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -178,6 +180,39 @@ class ReplayerIT {
         ReplayResult result = Replayer.replay(Trace.open(trace), Replayer.Options.defaults().withPartial(true));
         assertThat(result.divergences()).isEmpty();
         assertThat(result.nodes()).isEqualTo(2);
+    }
+
+    @Test
+    void replay_ofANodeKilledWhileItsFirstQueueFileWasMade_replaysItsRestart() throws IOException {
+        // n1's first incarnation was killed while Chronicle was making its only data file: the header word holds
+        // nothing but the "not complete" bit. The cluster then records n1's second incarnation.
+        try (NodeLogWriter killed = NodeLogWriter.open(trace, N1, PingNode.class.getName(), "test", 1, 0)) {
+            killed.abandon();
+        }
+        Path log1 = Trace.nodeDirectory(trace, N1).resolve("log-1");
+        try (Stream<Path> files = Files.list(log1)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".cq4")).toList()) {
+                Files.delete(file);
+            }
+        }
+        try (RandomAccessFile file = new RandomAccessFile(log1.resolve("20261126L.cq4").toFile(), "rw")) {
+            file.setLength(1 << 20);
+            file.writeInt(Integer.reverseBytes(0x8000_0000)); // little-endian, as Chronicle writes it
+        }
+        recordPingCluster();
+
+        Trace opened = Trace.open(trace);
+        assertThat(opened.node(N1).manifest().incarnations()).hasSize(2);
+        List<String> firstOfN1 = new ArrayList<>();
+        ReplayResult result = Replayer.replay(opened, Replayer.Options.defaults().withListener((event, position, state) -> {
+            if (event.entry().node().equals(N1) && firstOfN1.size() < 2) {
+                firstOfN1.add(event.entry().incarnation() + " " + event.entry().seq() + " " + event.entry().event()
+                        .getClass().getSimpleName() + " " + state.incarnation(N1));
+            }
+        }));
+        assertThat(result.divergences()).isEmpty();
+        assertThat(result.nodes()).isEqualTo(3);
+        assertThat(firstOfN1).containsExactly("2 0 Crash 2", "2 1 Start 2");
     }
 
     private static void deleteRecursively(Path directory) throws IOException {

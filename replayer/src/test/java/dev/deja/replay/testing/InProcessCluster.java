@@ -23,7 +23,8 @@ import java.util.TreeMap;
 /**
  * Records a cluster in this process, without sockets or threads: messages are delivered first in, first out;
  * when none is in flight the earliest timer fires. Time is virtual. Each node records with a real
- * {@link NodeLogWriter}, so the result is a real trace. For tests that need a trace quickly.
+ * {@link NodeLogWriter}, so the result is a real trace; a node whose log already holds an incarnation continues it in
+ * a new one. For tests that need a trace quickly.
  */
 public final class InProcessCluster {
     private record Delivery(NodeId to, NodeId from, long senderLamport, long messageId, Payload message) {
@@ -55,8 +56,10 @@ public final class InProcessCluster {
                 throw new IllegalStateException(e);
             }
             List<NodeId> peers = ids.stream().filter(p -> !p.equals(id)).toList();
+            // As the live runtime does: a node whose previous incarnation was killed records its crash first.
+            int crashed = writer.previousIncarnationCrashed() ? writer.incarnation() - 1 : 0;
             NodeRunner runner = new NodeRunner(node, new NodeRunner.Setup(id, peers, Map.of(), writer.incarnation(),
-                    writer.lastLamportBefore(), writer.nextSeq(), 0), new TestPlatform(id), codec, writer);
+                    writer.lastLamportBefore(), writer.nextSeq(), crashed), new TestPlatform(id), codec, writer);
             runners.put(id, runner);
             writers.put(id, writer);
         }
