@@ -1,5 +1,6 @@
 package dev.deja.examples.store;
 
+import dev.deja.examples.ExampleArguments;
 import dev.deja.examples.store.StoreMessage.Put;
 import dev.deja.examples.store.StoreMessage.PutDone;
 import dev.deja.node.Env;
@@ -60,15 +61,8 @@ public final class StoreClient implements WorkloadDriver {
 
     @Override
     public void onStart(Env env) {
-        String settleArgument = env.args().get(SETTLE_ARG);
-        if (settleArgument != null) {
-            try {
-                settle = Duration.ofMillis(Long.parseLong(settleArgument.strip()));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(SETTLE_ARG + " must be a number of milliseconds, was '"
-                        + settleArgument + "'");
-            }
-        }
+        settle = Duration.ofMillis(ExampleArguments.intFromTo("store client", SETTLE_ARG, env.args().get(SETTLE_ARG),
+                (int) SETTLE.toMillis(), 0, Integer.MAX_VALUE, "milliseconds"));
         env.setTimer(FIRST_PUT, PUT_TAG);
     }
 
