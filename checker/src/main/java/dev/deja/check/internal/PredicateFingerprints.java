@@ -100,12 +100,7 @@ public final class PredicateFingerprints {
      */
     public static Reach reach(String script, List<ScriptEvaluator.GlobalName> globals, java.util.Collection<String> roots,
                               Set<String> served) {
-        Map<String, Set<String>> refers = new HashMap<>();
-        for (Block block : blocks(script)) {
-            if (block.name() != null) {
-                refers.computeIfAbsent(block.name(), n -> new TreeSet<>()).addAll(names(block.text()));
-            }
-        }
+        Map<String, Set<String>> refers = refers(blocks(script));
         Map<String, ScriptEvaluator.GlobalName> byName = new LinkedHashMap<>();
         globals.forEach(g -> byName.put(g.name(), g));
         Set<String> tables = new TreeSet<>();
@@ -113,9 +108,7 @@ public final class PredicateFingerprints {
         Set<String> mutables = new TreeSet<>();
         boolean builtins = false;
         boolean dynamic = false;
-        Set<String> seen = new java.util.HashSet<>();
         Set<String> rootNames = new java.util.HashSet<>();
-        Deque<String> todo = new ArrayDeque<>();
         for (String root : roots) {
             String name = globals.stream().filter(g -> ("predicate".equals(g.what()) || "derived".equals(g.what()))
                             && root.equals(g.declared()))
@@ -124,15 +117,19 @@ public final class PredicateFingerprints {
                 builtins = true;
                 dynamic = true;
             } else {
-                todo.push(name);
                 rootNames.add(name);
             }
         }
-        while (!todo.isEmpty()) {
-            String name = todo.pop();
-            if (!seen.add(name)) {
-                continue;
+        // A dynamic name says it all; a served derived value (not a root) has its values from elsewhere.
+        Set<String> reached = walk(rootNames, refers, byName, name -> {
+            if (DYNAMIC.contains(name)) {
+                return true;
             }
+            ScriptEvaluator.GlobalName global = byName.get(name);
+            return global != null && "derived".equals(global.what()) && served.contains(global.declared())
+                    && !rootNames.contains(name);
+        });
+        for (String name : reached) {
             if (DYNAMIC.contains(name)) {
                 builtins = true;
                 dynamic = true;
@@ -143,19 +140,13 @@ public final class PredicateFingerprints {
                 switch (global.what()) {
                     case "table" -> tables.add(global.declared());
                     case "derived" -> {
-                        if (served.contains(global.declared()) && !rootNames.contains(name)) {
-                            continue;
+                        if (!served.contains(global.declared()) || rootNames.contains(name)) {
+                            derived.add(global.declared());
                         }
-                        derived.add(global.declared());
                     }
                     case "builtin" -> builtins = true;
                     case "mutable" -> mutables.add(name);
                     default -> { }
-                }
-            }
-            for (String next : refers.getOrDefault(name, Set.of())) {
-                if (byName.containsKey(next) || DYNAMIC.contains(next)) {
-                    todo.push(next);
                 }
             }
         }
@@ -192,7 +183,8 @@ public final class PredicateFingerprints {
         Map<String, StringBuilder> texts = new LinkedHashMap<>();
         Map<String, Integer> lines = new HashMap<>();
         StringBuilder rest = new StringBuilder();
-        for (Block block : blocks(script)) {
+        List<Block> blocks = blocks(script);
+        for (Block block : blocks) {
             if (block.name() == null) {
                 rest.append(block.text()).append('\n');
             } else {
@@ -202,8 +194,7 @@ public final class PredicateFingerprints {
         }
         Map<String, ScriptEvaluator.GlobalName> byName = new LinkedHashMap<>();
         globals.forEach(g -> byName.put(g.name(), g));
-        Map<String, Set<String>> refers = new HashMap<>();
-        texts.forEach((name, text) -> refers.put(name, names(text.toString())));
+        Map<String, Set<String>> refers = refers(blocks);
         // Each predicate's closure, before the mutable globals are shared out.
         Map<String, Set<String>> closures = new LinkedHashMap<>();
         Map<String, String> base = new LinkedHashMap<>();
@@ -212,19 +203,7 @@ public final class PredicateFingerprints {
             if (!("predicate".equals(g.what()) || "derived".equals(g.what())) || g.declared() == null) {
                 continue;
             }
-            Set<String> closure = new TreeSet<>();
-            Deque<String> todo = new ArrayDeque<>(List.of(g.name()));
-            while (!todo.isEmpty()) {
-                String name = todo.pop();
-                if (!closure.add(name)) {
-                    continue;
-                }
-                for (String next : refers.getOrDefault(name, Set.of())) {
-                    if (byName.containsKey(next) || DYNAMIC.contains(next)) {
-                        todo.push(next);
-                    }
-                }
-            }
+            Set<String> closure = walk(List.of(g.name()), refers, byName, name -> false);
             boolean dynamic = closure.stream().anyMatch(DYNAMIC::contains);
             StringBuilder digest = new StringBuilder(VERSION).append('\0').append(engine).append('\0')
                     .append(settings).append('\0').append(rest).append('\0');
@@ -270,30 +249,14 @@ public final class PredicateFingerprints {
             if (!("predicate".equals(g.what()) || "derived".equals(g.what())) || !partial.containsKey(g.declared())) {
                 continue;
             }
+            // Not past a dynamic name (it touches every one), nor into another derived value (what that touches is its own).
+            Set<String> reached = walk(List.of(g.name()), refers, byName, name -> DYNAMIC.contains(name)
+                    || (!name.equals(g.name()) && "derived".equals(byName.get(name).what())));
+            boolean dynamic = reached.stream().anyMatch(DYNAMIC::contains);
             Set<String> touched = new TreeSet<>();
-            boolean dynamic = false;
-            Set<String> seen = new java.util.HashSet<>();
-            Deque<String> todo = new ArrayDeque<>(List.of(g.name()));
-            while (!todo.isEmpty()) {
-                String name = todo.pop();
-                if (!seen.add(name)) {
-                    continue;
-                }
-                if (DYNAMIC.contains(name)) {
-                    dynamic = true;
-                    continue;
-                }
-                ScriptEvaluator.GlobalName global = byName.get(name);
-                if (global != null && "mutable".equals(global.what())) {
+            for (String name : reached) {
+                if (!DYNAMIC.contains(name) && "mutable".equals(byName.get(name).what())) {
                     touched.add(name);
-                }
-                if (global != null && "derived".equals(global.what()) && !name.equals(g.name())) {
-                    continue; // another derived value: what it touches is its own
-                }
-                for (String next : refers.getOrDefault(name, Set.of())) {
-                    if (byName.containsKey(next) || DYNAMIC.contains(next)) {
-                        todo.push(next);
-                    }
                 }
             }
             touches.put(g.declared(), dynamic ? allMutable : touched);
@@ -324,6 +287,40 @@ public final class PredicateFingerprints {
                     p.readsBuiltins(), touches.getOrDefault(declared, Set.of())));
         }
         return out;
+    }
+
+    /** What each declaration's code refers to ({@link #names}), by the name it declares. */
+    private static Map<String, Set<String>> refers(List<Block> blocks) {
+        Map<String, Set<String>> refers = new HashMap<>();
+        for (Block block : blocks) {
+            if (block.name() != null) {
+                refers.computeIfAbsent(block.name(), n -> new TreeSet<>()).addAll(names(block.text()));
+            }
+        }
+        return refers;
+    }
+
+    /**
+     * Every name reachable from {@code roots} through {@code refers}, following the script's global names and the
+     * dynamic ones ({@link #DYNAMIC}). A name for which {@code stop} holds is in the result but not gone on from.
+     */
+    private static Set<String> walk(java.util.Collection<String> roots, Map<String, Set<String>> refers,
+                                    Map<String, ScriptEvaluator.GlobalName> globals,
+                                    java.util.function.Predicate<String> stop) {
+        Set<String> seen = new TreeSet<>();
+        Deque<String> todo = new ArrayDeque<>(roots);
+        while (!todo.isEmpty()) {
+            String name = todo.pop();
+            if (!seen.add(name) || stop.test(name)) {
+                continue;
+            }
+            for (String next : refers.getOrDefault(name, Set.of())) {
+                if (globals.containsKey(next) || DYNAMIC.contains(next)) {
+                    todo.push(next);
+                }
+            }
+        }
+        return seen;
     }
 
     /**
