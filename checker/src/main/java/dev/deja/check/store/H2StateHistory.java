@@ -99,8 +99,32 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
 
     // Findings read back exactly as written: integers as Long, like the evaluator's values.
     private static final ObjectMapper RESULTS_JSON = JsonMapper.builder().addModule(new Jdk8Module())
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.USE_LONG_FOR_INTS).build();
+            .addModule(new com.fasterxml.jackson.databind.module.SimpleModule().addDeserializer(Object.class,
+                    new WholeNumbers()))
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+
+    /**
+     * Untyped values (aux values, witnesses) with their integers as Long, as {@code ScriptEvaluator} makes them, and
+     * those beyond a long's range (Python's ints have none) as BigInteger: Jackson's {@code USE_LONG_FOR_INTS} fails on
+     * those.
+     */
+    private static final class WholeNumbers extends com.fasterxml.jackson.databind.deser.std.UntypedObjectDeserializer {
+        private static final long serialVersionUID = 1L;
+
+        WholeNumbers() {
+            super(null, (com.fasterxml.jackson.databind.JavaType) null);
+        }
+
+        @Override
+        public Object deserialize(com.fasterxml.jackson.core.JsonParser parser,
+                                  com.fasterxml.jackson.databind.DeserializationContext context) throws IOException {
+            if (parser.currentToken() == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT) {
+                return parser.getNumberType() == com.fasterxml.jackson.core.JsonParser.NumberType.BIG_INTEGER
+                        ? parser.getBigIntegerValue() : (Object) parser.getLongValue();
+            }
+            return super.deserialize(parser, context);
+        }
+    }
 
     /** The key of the stored script outline in {@code deja_meta}. */
     private static final String SCRIPT_OUTLINE = "script_outline";
