@@ -669,9 +669,6 @@ class _State:
         self.tables = []
         self.eager_derived = None  # the derived values refreshed after each event; None for all
         self.recording = False     # whether derived values note their changes (Derived._record)
-        # The derived values served from the stored history: {position: ((derived, value, reads), ...)}, applied at
-        # that event instead of evaluating them (_deja_setup_serve); None when none is.
-        self.served = None
     _clear = __init__ = _deja_setup_clear
 
 
@@ -689,7 +686,6 @@ def _deja_setup_reset():
     nodes._clear()
     _state._clear()
     _symbols.clear()
-    _staged.clear()
     _script_file[0] = None
 
 
@@ -711,7 +707,6 @@ def _deja_new_run():
         d._changes = []
         d._recorded_value = d._recorded_deps = _UNSET
         d._unstorable = None
-    _state.served = None
     for p in _registry.predicates:
         p.dirty = True
         p.failing = False
@@ -769,9 +764,13 @@ def _deja_setup_intern(*strings):
 def _steps(progress, *flat):
     """Events in replay order, each as 9 facts (position, node, incarnation, seq, lamport, clock, type, message type,
     sender; node, types and sender as _symbols indexes, -1 for none), then how many values its row changes take, then
-    those changes flattened as (table, kind, node, oid, values...) with kind and node as _symbols indexes. Each event
-    is applied and evaluated in turn, except that one which changes no row while nothing reads the event built-ins or
-    its node's clock gets only its bookkeeping (step count, clocks, message times), since no result can depend on it.
+    those changes flattened as (table, kind, node, oid, values...) with kind and node as _symbols indexes, then how
+    many served derived values change at it, then those as (index in _registry.derived, value or _UNSET when only
+    what it read changed, the sources it read or None when unchanged): what the stored history says they became
+    there (see _deja_setup_serve). Each event
+    is applied and evaluated in turn, except that one which changes no row and no served value while nothing reads the
+    event built-ins or its node's clock gets only its bookkeeping (step count, clocks, message times), since no result
+    can depend on it.
     Before each event, progress.next(i) tells the checker's watchdog that event i of the call runs. Stops after the
     first event with findings and returns (its index, the findings as _evaluate returns them); None if none had any.
     _resume goes on with the event after it. One call for many events: a call from the checker into Python costs more
@@ -795,8 +794,10 @@ def _resume(progress):
         progress.next(index)
         c = i + 10
         end = c + flat[i + 9]
+        served = flat[end]
+        after = end + 1 + 3 * served
         # Set first: after an interrupt anywhere in this event, _resume goes on with the next one.
-        state.batch_at = end
+        state.batch_at = after
         state.batch_index = index + 1
         node = symbols[flat[i + 1]]
         type_ = symbols[flat[i + 6]]
@@ -804,14 +805,17 @@ def _resume(progress):
         sender = flat[i + 8]
         dies = _begin(flat[i], node, flat[i + 2], flat[i + 3], flat[i + 4], flat[i + 5], type_,
                       symbols[message_type] if message_type >= 0 else None, symbols[sender] if sender >= 0 else None)
-        served = state.served
-        if served is not None:
-            served = served.get(flat[i])
-            if served is not None:
-                _apply_served(served)
-        i = end
-        if c == end and served is None and not state.event_read and type_ != "start" and type_ != "crash" \
+        if served:
+            _apply_served(flat, end + 1, served)
+        start = i
+        i = after
+        if c == end and not served and not state.event_read and type_ != "start" and type_ != "crash" \
                 and node not in state.clock_nodes and not dies:
+            index += 1
+            continue
+        if served and c == end and _quiet(flat, start, n) and _quiet(flat, after, n):
+            # Only values that aux values read changed, and the next event cannot end a span either: nothing is due
+            # and open spans' aux values wait (_update_latest_aux), so evaluating would change nothing.
             index += 1
             continue
         step = state.step
@@ -834,10 +838,15 @@ def _resume(progress):
     return None
 
 
-def _apply_served(changes):
-    """What the stored history says the served derived values became at this event: their new values, as evaluating
-    them would have made them (history, and their readers dirty), and what they read."""
-    for d, value, reads in changes:
+def _apply_served(flat, at, count):
+    """What the stored history says the served derived values became at this event (count changes from flat[at], as
+    _steps describes them): their new values, as evaluating them would have made them (history, and their readers
+    dirty), and what they read."""
+    derived = _registry.derived
+    for k in range(at, at + 3 * count, 3):
+        d = derived[flat[k]]
+        value = flat[k + 1]
+        reads = flat[k + 2]
         if reads is not None:
             d._deps = reads
         if value is not _UNSET:
@@ -845,6 +854,42 @@ def _apply_served(changes):
             d._value = value
             d._history.insert(0, value)
             del d._history[d.keep:]
+
+
+def _quiet(flat, at, n):
+    """Whether the event at flat[at] cannot end an eventually predicate's span, so that open spans' aux values need
+    not be taken after the event before it (they are reported as they were after a span's last event, and that is
+    never this one then): it changes no row and is no start, crash, death or first event of its node's incarnation
+    (all of which change the nodes table); it changes served values,
+    whose readers are aux values only; and nothing evaluated reads the event built-ins or its node's clock. Such an
+    event is evaluated itself (its served values changed), so the aux values are taken after it or a later one. False
+    at the end of the batch: the next batch may begin with anything."""
+    if at >= n or flat[at + 9]:
+        return False
+    state = _state
+    symbols = _symbols
+    type_ = symbols[flat[at + 6]]
+    node = symbols[flat[at + 1]]
+    if type_ == "start" or type_ == "crash" or state.event_source.dependents:
+        return False
+    source = state.clock_sources.get(node)
+    if source is not None and source.dependents:
+        return False
+    row = nodes._rows.get(node)
+    if row is None or row.incarnation != flat[at + 2]:
+        return False
+    death = state.deaths.get(node)
+    if death is not None and death[0] == flat[at + 2] and death[1] == flat[at + 3]:
+        return False
+    derived = _registry.derived
+    changed = False
+    for k in range(at + 11, at + 11 + 3 * flat[at + 10], 3):
+        if flat[k + 1] is not _UNSET:
+            changed = True
+            for reader in derived[flat[k]]._source.dependents:
+                if type(reader) is not _AuxWatch:
+                    return False
+    return changed
 
 
 def _begin(position, node, incarnation, seq, lamport, clock, type_, message_type, sender):
@@ -1000,16 +1045,23 @@ def _evaluate():
 
 def _update_latest_aux():
     """The aux values of every open span after this event, kept here until the span ends (_latest_aux): taken again
-    only if one of them may have changed (see Predicate.aux_watch)."""
+    only if one of them may have changed (see Predicate.aux_watch), and not before an event that cannot end a span
+    (_quiet), after which they are taken anyway."""
     global _reading
     _reading = None
     spans_open = False
+    deferred = None
     for p in _registry.predicates:
         if p.span_open and p.aux:
             watch = p.aux_watch
             if watch is None:
                 spans_open = True
             elif not watch.dirty:
+                continue
+            if deferred is None:
+                batch = _state.batch
+                deferred = _quiet(batch, _state.batch_at, len(batch))
+            if deferred:
                 continue
             _state.aux_of = p
             shared = None
@@ -1298,64 +1350,41 @@ def _deja_setup_reads_back(values):
     return None
 
 
-def _deja_setup_serve(name, positions, values, reads):
-    """Reads back what the stored history says of the derived value name, for _deja_setup_commit_served: at each of
-    positions (ascending), its value becomes the one whose repr is in values (None: unchanged) and what it read the
-    names in reads (None: unchanged). Returns None, or why it cannot be served. The check that stored values made sure
-    that they read back exactly (_deja_setup_reads_back)."""
-    derived = None
-    for d in _registry.derived:
-        if d.name == name:
-            derived = d
-    if derived is None:
+def _deja_setup_serve(name, reads):
+    """Prepares the derived value name to be served from the stored history (_deja_setup_commit_served): returns its
+    index in _registry.derived and, for each tuple of names in reads (what it read at one of its stored changes),
+    the set of sources they name, for _steps; or why it cannot be served. Its values reach _steps already read
+    back: by the checker, or by _deja_setup_literals for texts the checker does not read itself. The check that
+    stored them made sure that they read back exactly (_deja_setup_reads_back)."""
+    index = None
+    for i in range(len(_registry.derived)):
+        if _registry.derived[i].name == name:
+            index = i
+    if index is None:
         return "the script declares no derived value " + name
     sources = {"event": _state.event_source, "nodes": nodes._source, "clock": _clock_source}
     for t in _registry.tables:
         sources[t.name] = t._source
     for d in _registry.derived:
         sources[d.name] = d._source
-    parsed = _deja_setup_literals(values)
-    if isinstance(parsed, str):
-        return parsed
-    changes = []
-    for i in range(len(positions)):
-        value = _UNSET
-        if values[i] is not None:
-            value = parsed[i]
-        names = reads[i]
-        deps = None
-        if names is not None:
-            deps = set()
-            for n in names:
-                source = sources.get(n)
-                if source is None:
-                    return "it read %s, which the script no longer declares" % n
-                deps.add(source)
-        changes.append((positions[i], (derived, value, deps)))
-    _staged[name] = (derived, changes)
-    return None
-
-
-# Derived values read back by _deja_setup_serve, by name, until _deja_setup_commit_served serves them.
-_staged = {}
+    deps = []
+    for names in reads:
+        read = set()
+        for n in names:
+            source = sources.get(n)
+            if source is None:
+                return "it read %s, which the script no longer declares" % n
+            read.add(source)
+        deps.append(read)
+    return (index, deps)
 
 
 def _deja_setup_commit_served(names):
-    """Serves the listed derived values, read back by _deja_setup_serve, from the stored history: they are never
+    """Serves the listed derived values from the stored history, whose changes _steps brings: they are never
     evaluated."""
-    served = _state.served
-    if served is None:
-        served = _state.served = {}
-    for name in names:
-        derived, changes = _staged.pop(name)
-        for position, change in changes:
-            at = served.get(position)
-            if at is None:
-                served[position] = [change]
-            else:
-                at.append(change)
-        derived.dirty = False
-    _staged.clear()
+    for d in _registry.derived:
+        if d.name in names:
+            d.dirty = False
 
 
 def _deja_setup_counts():

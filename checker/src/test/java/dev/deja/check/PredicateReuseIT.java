@@ -22,6 +22,8 @@ import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A re-check from the stored history reuses the stored results of every predicate whose code and inputs did not
@@ -326,6 +328,29 @@ class PredicateReuseIT {
                 .startsWith("[").doesNotStartWith("[0,");
         assertThat(recheck.evaluations("max_round")).as("served").isZero();
         assertThat(recheck.evaluations("max_round_changes")).isPositive();
+    }
+
+    /** One of them reads a served value only (the re-check then reads no table), the other a table. */
+    @ParameterizedTest
+    @ValueSource(strings = {"collect_even", "collect_odd"})
+    void recheck_eventuallyPredicateWithAnAuxReadingAValueChangingAtEveryEventEdited_reportsAsAFreshCheck(
+            String predicate) throws IOException {
+        String base = read("recheck/aux-clock.py");
+        String line = predicate.equals("collect_even") ? "    return collect_sum() % 2 == 0\n"
+                : "    return sum(a.collect_round or 0 for a in Agent) % 2 == 1\n";
+        String edited = base.replace(line, "    unused = 0\n" + line);
+        assertThat(edited).isNotEqualTo(base);
+        Checked[] checks = recheckAndFresh(base, edited);
+        Checked recheck = checks[0];
+        List<Violation> spans = recheck.report().violations().stream()
+                .filter(v -> v.predicate().equals(predicate) && v.endPosition().isPresent()).toList();
+        assertThat(spans).as("spans that ended, each with its aux values at its last event").hasSizeGreaterThan(3)
+                .allSatisfy(span -> assertThat(span.auxAtEnd()).containsKey("waited"));
+        assertThat(recheck.reused()).containsExactly(predicate.equals("collect_even") ? "collect_odd" : "collect_even");
+        for (String derived : List.of("seen", "accepted", "collect_sum", "last_change", "label")) {
+            assertThat(recheck.evaluations(derived)).as(derived + " is served").isZero();
+            assertThat(checks[1].evaluations(derived)).as(derived).isPositive();
+        }
     }
 
     @Test

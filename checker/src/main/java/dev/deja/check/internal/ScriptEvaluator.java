@@ -87,7 +87,13 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final Value recorded;
     private final Value serve;
     private final Value readsBack;
+    private final Value literals;
+    private final Value unset;
     private final Value commitServed;
+    // The served derived values' changes read back by readBack, by name, until commitServed serves them; then by
+    // position, each as {index in the registry, value (or unset: unchanged), what it read (or null: unchanged)}.
+    private final Map<String, List<Object[]>> stagedServed = new HashMap<>();
+    private final Map<Long, List<Object[]>> served = new HashMap<>();
     private final Progress progress = new Progress();
     // The steps Python holds from the last call (the same list object), the index in it of their first, and of the
     // step after the one that call stopped at: a call for that one goes on in Python without handing them over again.
@@ -169,6 +175,8 @@ public final class ScriptEvaluator implements AutoCloseable {
             recorded = module.getMember("_deja_setup_recorded");
             serve = module.getMember("_deja_setup_serve");
             readsBack = module.getMember("_deja_setup_reads_back");
+            literals = module.getMember("_deja_setup_literals");
+            unset = module.getMember("_UNSET");
             commitServed = module.getMember("_deja_setup_commit_served");
             List<TableSchema> declared = new ArrayList<>();
             Value tables = module.getMember("_deja_setup_tables").execute();
@@ -387,27 +395,92 @@ public final class ScriptEvaluator implements AutoCloseable {
     /**
      * Reads back the stored {@code changes} of the derived value {@code name}, for {@link #commitServed}; returns why
      * it cannot be served. What a check stored passed {@link #unstorable}, so it reads back exactly; the texts are
-     * checked to be literals again all the same (cheap, and nothing else is ever evaluated).
+     * checked to be literals again all the same (cheap, and nothing else is ever evaluated). Texts of integers,
+     * {@code True}, {@code False}, {@code None} and strings without escapes become values here ({@link #scalar}), so
+     * that Python parses only the others: a clock that changes at every event costs no Python at all.
      */
     public java.util.Optional<String> readBack(String name, List<dev.deja.check.DerivedValues.Change> changes) {
+        List<Object> readNames = new ArrayList<>();
         for (dev.deja.check.DerivedValues.Change change : changes) {
             if (change.value() != null && !literal(change.value())) {
                 String value = change.value();
                 return java.util.Optional.of("a stored value is not a literal: "
                         + (value.length() > 60 ? value.substring(0, 60) + "..." : value));
             }
+            if (change.reads() != null) {
+                readNames.add(makeTuple.execute(change.reads().toArray()));
+            }
         }
-        Object[] positions = new Object[changes.size()];
+        Value prepared = serve.execute(name, makeTuple.execute(readNames.toArray()));
+        if (prepared.isString()) {
+            return java.util.Optional.of(prepared.asString());
+        }
+        int index = prepared.getArrayElement(0).asInt();
+        Value deps = prepared.getArrayElement(1);
         Object[] values = new Object[changes.size()];
-        Object[] reads = new Object[changes.size()];
-        for (int i = 0; i < positions.length; i++) {
-            dev.deja.check.DerivedValues.Change change = changes.get(i);
-            positions[i] = change.position();
-            values[i] = change.value();
-            reads[i] = change.reads() == null ? null : makeTuple.execute(change.reads().toArray());
+        List<Integer> unread = new ArrayList<>();
+        List<String> texts = new ArrayList<>();
+        for (int i = 0; i < values.length; i++) {
+            String text = changes.get(i).value();
+            Object value = text == null ? unset : scalar(text);
+            if (value == NOT_SCALAR) {
+                unread.add(i);
+                texts.add(text);
+            } else {
+                values[i] = value;
+            }
         }
-        Value why = serve.execute(name, makeTuple.execute(positions), makeTuple.execute(values), makeTuple.execute(reads));
-        return why.isNull() ? java.util.Optional.empty() : java.util.Optional.of(why.asString());
+        if (!texts.isEmpty()) {
+            Value parsed = literals.execute(makeTuple.execute(texts.toArray()));
+            if (parsed.isString()) {
+                return java.util.Optional.of(parsed.asString());
+            }
+            for (int k = 0; k < unread.size(); k++) {
+                values[unread.get(k)] = parsed.getArrayElement(k);
+            }
+        }
+        List<Object[]> staged = new ArrayList<>(values.length);
+        int read = 0;
+        for (int i = 0; i < values.length; i++) {
+            dev.deja.check.DerivedValues.Change change = changes.get(i);
+            staged.add(new Object[] {change.position(), index, values[i],
+                    change.reads() == null ? null : deps.getArrayElement(read++)});
+        }
+        stagedServed.put(name, staged);
+        return java.util.Optional.empty();
+    }
+
+    static final Object NOT_SCALAR = new Object();
+    private static final java.util.regex.Pattern INTEGER = java.util.regex.Pattern.compile("-?(?:0|[1-9][0-9]{0,17})");
+
+    /**
+     * The value whose {@code repr} is {@code text} when Java can tell it for certain (an integer of a long's range,
+     * {@code True}, {@code False}, {@code None}, a string quoted without escapes), passed to Python as is; else
+     * {@link #NOT_SCALAR}, and Python parses it. Floats are left to Python, whose repr this need not match.
+     */
+    static Object scalar(String text) {
+        switch (text) {
+            case "None":
+                return null;
+            case "True":
+                return Boolean.TRUE;
+            case "False":
+                return Boolean.FALSE;
+            default:
+                break;
+        }
+        int n = text.length();
+        if (n >= 2 && (text.charAt(0) == '\'' || text.charAt(0) == '"') && text.charAt(n - 1) == text.charAt(0)) {
+            char quote = text.charAt(0);
+            for (int i = 1; i < n - 1; i++) {
+                char c = text.charAt(i);
+                if (c == '\\' || c == quote) {
+                    return NOT_SCALAR;
+                }
+            }
+            return text.substring(1, n - 1);
+        }
+        return INTEGER.matcher(text).matches() ? (Object) Long.parseLong(text) : NOT_SCALAR;
     }
 
     /**
@@ -472,6 +545,12 @@ public final class ScriptEvaluator implements AutoCloseable {
      */
     public void commitServed(java.util.Collection<String> names) {
         commitServed.execute(makeTuple.execute(names.toArray()));
+        for (String name : names) {
+            for (Object[] change : stagedServed.get(name)) {
+                served.computeIfAbsent((Long) change[0], position -> new ArrayList<>(1)).add(change);
+            }
+        }
+        stagedServed.clear();
     }
 
     /**
@@ -514,7 +593,10 @@ public final class ScriptEvaluator implements AutoCloseable {
             // Not the rest of the steps Python holds: hand these over.
             int size = 1;
             for (int s = from; s < steps.size(); s++) {
-                size += 10;
+                size += 11;
+                if (!served.isEmpty()) {
+                    size += 3 * served.getOrDefault(steps.get(s).event().position(), List.of()).size();
+                }
                 for (RowChange rowChange : steps.get(s).changes()) {
                     size += 4 + (rowChange.kind() == RowChange.Kind.DELETE ? 0 : rowChange.values().size());
                 }
@@ -550,7 +632,10 @@ public final class ScriptEvaluator implements AutoCloseable {
         return new Outcome(at, findings);
     }
 
-    /** Writes the facts and row changes of {@code step} into {@code arguments} from {@code a}; returns where it ended. */
+    /**
+     * Writes the facts, row changes and served derived values' changes of {@code step} into {@code arguments} from
+     * {@code a}, as {@code _steps} reads them; returns where it ended.
+     */
     private int flatten(StateStep step, Object[] arguments, int a) {
         CheckedEvent e = step.event();
         arguments[a++] = e.position();
@@ -590,6 +675,17 @@ public final class ScriptEvaluator implements AutoCloseable {
             }
         }
         arguments[width] = a - width - 1;
+        List<Object[]> changes = served.isEmpty() ? null : served.get(e.position());
+        if (changes == null) {
+            arguments[a++] = 0;
+        } else {
+            arguments[a++] = changes.size();
+            for (Object[] change : changes) {
+                arguments[a++] = change[1];
+                arguments[a++] = change[2];
+                arguments[a++] = change[3];
+            }
+        }
         return a;
     }
 
@@ -856,7 +952,11 @@ public final class ScriptEvaluator implements AutoCloseable {
             return value.asBoolean();
         }
         if (value.isNumber()) {
-            return value.fitsInLong() ? (Object) value.asLong() : (Object) value.asDouble();
+            if (value.fitsInLong()) {
+                return value.asLong();
+            }
+            // An int beyond a long's range (Python's have none) is kept whole, not rounded to a double.
+            return value.fitsInBigInteger() ? (Object) value.asBigInteger() : (Object) value.asDouble();
         }
         if (value.isString()) {
             return value.asString();

@@ -158,6 +158,25 @@ class PredicateFingerprintsTest {
     }
 
     @Test
+    void scalar_readsIntegersBooleansNoneAndPlainStrings_andLeavesTheRestToPython() {
+        assertThat(ScriptEvaluator.scalar("0")).isEqualTo(0L);
+        assertThat(ScriptEvaluator.scalar("-42")).isEqualTo(-42L);
+        assertThat(ScriptEvaluator.scalar("999999999999999999")).isEqualTo(999_999_999_999_999_999L);
+        assertThat(ScriptEvaluator.scalar("True")).isEqualTo(Boolean.TRUE);
+        assertThat(ScriptEvaluator.scalar("False")).isEqualTo(Boolean.FALSE);
+        assertThat(ScriptEvaluator.scalar("None")).isNull();
+        assertThat(ScriptEvaluator.scalar("'n1: ok'")).isEqualTo("n1: ok");
+        assertThat(ScriptEvaluator.scalar("\"it's\"")).isEqualTo("it's");
+        assertThat(ScriptEvaluator.scalar("'\u00e9'")).isEqualTo("\u00e9");
+        assertThat(ScriptEvaluator.scalar("''")).isEqualTo("");
+        // Beyond a long, floats (repr's own spelling), escapes, bytes and containers: Python reads them.
+        for (String text : List.of("1000000000000000000000", "2.5", "1e-07", "'a\\tb'", "'a\\'b'", "b'x'", "(1,)",
+                "[1]", "{}", "set()", "1j", "007")) {
+            assertThat(ScriptEvaluator.scalar(text)).as(text).isSameAs(ScriptEvaluator.NOT_SCALAR);
+        }
+    }
+
+    @Test
     void of_changedSettings_changeEveryFingerprint() {
         Map<String, PredicateFingerprints.Fingerprint> other = PredicateFingerprints.of(SCRIPT, "s.py", GLOBALS,
                 "timeout 11000 ms", "engine");
