@@ -301,17 +301,26 @@ public final class Checker {
         List<ScriptEvaluator.GlobalName> globals = evaluator.globalNames();
         Set<String> allDerived = new java.util.TreeSet<>();
         globals.stream().filter(g -> "derived".equals(g.what())).forEach(g -> allDerived.add(g.declared()));
-        Served candidates = serveDerived(evaluator, history, fingerprints, active, allDerived, stored.isPresent(),
-                options);
-        Set<String> servedNames = new java.util.TreeSet<>(candidates.changes().keySet());
+        Set<String> servedNames = servable(history, fingerprints, active, allDerived, stored.isPresent());
         StepFilter filter;
         // The derived values evaluated over the whole history (null: every one), whose values can be stored anew.
         Set<String> evaluated = null;
         // Whether what is evaluated may read the built-in nodes table, which needs the trace's node deaths.
         boolean readsNodes = !active.isEmpty() || stored.isEmpty();
         if (!reused.isEmpty() || !servedNames.isEmpty()) {
-            PredicateFingerprints.Reach reach = runningClosure(text, globals, fingerprints, evaluator.predicateNames(),
-                    active, reused, allDerived, servedNames);
+            PredicateFingerprints.Reach reach;
+            Map<String, List<DerivedValues.Change>> servedChanges = new LinkedHashMap<>();
+            while (true) {
+                reach = runningClosure(text, globals, fingerprints, evaluator.predicateNames(), active, reused,
+                        allDerived, servedNames);
+                Optional<String> refused = readServed(evaluator, history, servedNames, reach.served(), servedChanges,
+                        options);
+                if (refused.isEmpty()) {
+                    break;
+                }
+                servedNames.remove(refused.get());
+                closeServed(servedNames, fingerprints);
+            }
             readsNodes = !active.isEmpty() && reach.builtins();
             Set<String> derived = new java.util.TreeSet<>(reach.derived());
             if (reach.builtins()) {
@@ -324,7 +333,7 @@ public final class Checker {
             evaluator.activate(active, derived);
             evaluated = derived;
             Set<Long> positions = new java.util.HashSet<>();
-            servedNames.forEach(name -> candidates.changes().get(name).forEach(change -> positions.add(change.position())));
+            servedChanges.values().forEach(changes -> changes.forEach(change -> positions.add(change.position())));
             filter = new StepFilter(schemas, reach.builtins() ? null : reach.tables(), positions);
         } else {
             filter = new StepFilter(schemas, null, Set.of());
@@ -458,50 +467,52 @@ public final class Checker {
                 all.stream().map(PredicateResults.Finding::violation).toList(), List.of(), 0, 0, reads);
     }
 
-    /** The derived values a re-check can serve from the stored history, with their stored changes. */
-    private record Served(Map<String, List<DerivedValues.Change>> changes) {
+    /**
+     * The derived values the {@code active} predicates can reach that a re-check may serve from the stored history:
+     * fingerprint unchanged, provided the same holds for every derived value each one reaches (what a served one read
+     * at each event must be known down to the tables). Their values are read back later ({@link #readServed}).
+     */
+    private static Set<String> servable(StateHistory history, Map<String, PredicateFingerprints.Fingerprint> fingerprints,
+                                        List<String> active, Set<String> allDerived, boolean storedResults) {
+        Map<String, String> storedDerived = storedResults ? history.derivedFingerprints() : Map.of();
+        Set<String> names = new java.util.TreeSet<>();
+        if (active.isEmpty() || storedDerived.isEmpty()) {
+            return names;
+        }
+        for (String predicate : active) {
+            PredicateFingerprints.Fingerprint fingerprint = fingerprints.get(predicate);
+            names.addAll(fingerprint == null || fingerprint.readsBuiltins() ? allDerived : fingerprint.derived());
+        }
+        names.removeIf(derived -> fingerprints.get(derived) == null
+                || !fingerprints.get(derived).code().equals(storedDerived.get(derived)));
+        closeServed(names, fingerprints);
+        return names;
     }
 
     /**
-     * The derived values the {@code active} predicates can reach whose stored values can serve them: fingerprint
-     * unchanged and stored values that read back exactly, provided the same holds for every derived value each one
-     * reaches (what a served one read at each event must be known down to the tables). Read back in the evaluator,
-     * not yet served ({@link ScriptEvaluator#commitServed}).
+     * Reads back into the evaluator the stored changes of the {@code served} derived values, into {@code changes}: the
+     * values of those that what runs can read ({@code read}), and only what the others read where that changed (the
+     * predicates' reads, which the report shows, go through them; their values nothing evaluated sees). Returns the
+     * first whose values cannot be read back (it must be evaluated instead), or empty.
      */
-    private static Served serveDerived(ScriptEvaluator evaluator, StateHistory history,
-                                       Map<String, PredicateFingerprints.Fingerprint> fingerprints, List<String> active,
-                                       Set<String> allDerived, boolean storedResults, Options options) {
-        Map<String, String> storedDerived = storedResults ? history.derivedFingerprints() : Map.of();
-        if (active.isEmpty() || storedDerived.isEmpty()) {
-            return new Served(Map.of());
-        }
-        Set<String> reachable = new java.util.TreeSet<>();
-        for (String predicate : active) {
-            PredicateFingerprints.Fingerprint fingerprint = fingerprints.get(predicate);
-            if (fingerprint == null || fingerprint.readsBuiltins()) {
-                reachable.addAll(allDerived);
-            } else {
-                reachable.addAll(fingerprint.derived());
+    private static Optional<String> readServed(ScriptEvaluator evaluator, StateHistory history, Set<String> served,
+                                               Set<String> read, Map<String, List<DerivedValues.Change>> changes,
+                                               Options options) {
+        changes.clear();
+        for (String derived : served) {
+            boolean values = read.contains(derived);
+            List<DerivedValues.Change> stored = history.derivedChanges(derived);
+            if (!values) {
+                stored = stored.stream().filter(change -> change.reads() != null).toList();
             }
-        }
-        Map<String, List<DerivedValues.Change>> readBack = new LinkedHashMap<>();
-        for (String derived : reachable) {
-            PredicateFingerprints.Fingerprint fingerprint = fingerprints.get(derived);
-            if (fingerprint == null || !fingerprint.code().equals(storedDerived.get(derived))) {
-                continue;
-            }
-            List<DerivedValues.Change> changes = history.derivedChanges(derived);
-            Optional<String> why = evaluator.readBack(derived, changes);
+            Optional<String> why = evaluator.readBack(derived, stored, values);
             if (why.isPresent()) {
                 options.listener().notice("evaluating derived value " + derived + " again: " + why.get());
-            } else {
-                readBack.put(derived, changes);
+                return Optional.of(derived);
             }
+            changes.put(derived, stored);
         }
-        Set<String> names = new java.util.TreeSet<>(readBack.keySet());
-        closeServed(names, fingerprints);
-        readBack.keySet().retainAll(names);
-        return new Served(readBack);
+        return Optional.empty();
     }
 
     /** Leaves out of {@code served} every derived value that reaches one not served, until none does. */

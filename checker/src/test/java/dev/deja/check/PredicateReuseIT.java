@@ -353,6 +353,29 @@ class PredicateReuseIT {
         }
     }
 
+    /**
+     * The shipped scripts whose edited re-checks serve a clock read by aux functions and derived values that nothing
+     * evaluated reads (whose stored reads alone are served: the report's reads go through them).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"chord", "store"})
+    void recheck_shippedScriptWithOnePredicateEdited_reportsAsAFreshCheck(String example) throws IOException {
+        Path trace = ExampleRuns.simulate(temporary, example, Optional.empty(), 3, settings -> settings).trace();
+        String base = Files.readString(ExampleRuns.script(example));
+        check(temporary, trace, base, false, options -> options);
+        // An edit inside the first predicate's body: its code changes, not what it finds.
+        int predicate = base.indexOf("\n@eventually");
+        int body = base.indexOf("\n    return ", predicate) + 1;
+        String edited = base.substring(0, body) + "    edited = 0\n" + base.substring(body);
+        Checked recheck = check(temporary, trace, edited, true, options -> options);
+        Checked fresh = check(temporary, trace, edited, false, options -> options);
+        assertThat(json(recheck.report())).as("the re-check's report against a check that evaluates everything")
+                .isEqualTo(json(fresh.report()));
+        assertThat(recheck.reused()).as("every predicate but the edited one").hasSize(fresh.counts().keySet().stream()
+                .filter(name -> fresh.report().reads().containsKey(name)).toList().size() - 1);
+        assertThat(recheck.evaluations("clock")).as("served").isZero();
+    }
+
     @Test
     void recheck_derivedValueWithoutALiteralValue_isEvaluatedAgain_andReportsAsAFreshCheck() throws IOException {
         String withRows = BASE + "\n\n@derived\ndef agents():\n    return {a.oid: a for a in Agent}\n\n\n"

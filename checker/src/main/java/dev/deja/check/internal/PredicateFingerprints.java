@@ -90,8 +90,11 @@ public final class PredicateFingerprints {
      *                 they reach cannot be told from their text
      * @param mutables the mutable globals they can reach, by global name (all of them when what they reach cannot be
      *                 told from their text)
+     * @param served   the served derived values they can read directly, not through other served ones (all of them
+     *                 when what they reach cannot be told from their text): the only ones whose values they can see
      */
-    public record Reach(Set<String> tables, Set<String> derived, boolean builtins, Set<String> mutables) {
+    public record Reach(Set<String> tables, Set<String> derived, boolean builtins, Set<String> mutables,
+                        Set<String> served) {
     }
 
     /**
@@ -106,6 +109,7 @@ public final class PredicateFingerprints {
         Set<String> tables = new TreeSet<>();
         Set<String> derived = new TreeSet<>();
         Set<String> mutables = new TreeSet<>();
+        Set<String> servedRead = new TreeSet<>();
         boolean builtins = false;
         boolean dynamic = false;
         Set<String> rootNames = new java.util.HashSet<>();
@@ -142,6 +146,8 @@ public final class PredicateFingerprints {
                     case "derived" -> {
                         if (!served.contains(global.declared()) || rootNames.contains(name)) {
                             derived.add(global.declared());
+                        } else {
+                            servedRead.add(global.declared());
                         }
                     }
                     case "builtin" -> builtins = true;
@@ -152,8 +158,9 @@ public final class PredicateFingerprints {
         }
         if (dynamic) {
             globals.stream().filter(g -> "mutable".equals(g.what())).forEach(g -> mutables.add(g.name()));
+            servedRead.addAll(served);
         }
-        return new Reach(tables, derived, builtins, mutables);
+        return new Reach(tables, derived, builtins, mutables, servedRead);
     }
 
     /**

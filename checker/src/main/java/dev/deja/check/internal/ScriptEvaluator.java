@@ -397,9 +397,17 @@ public final class ScriptEvaluator implements AutoCloseable {
      * it cannot be served. What a check stored passed {@link #unstorable}, so it reads back exactly; the texts are
      * checked to be literals again all the same (cheap, and nothing else is ever evaluated). Texts of integers,
      * {@code True}, {@code False}, {@code None} and strings without escapes become values here ({@link #scalar}), so
-     * that Python parses only the others: a clock that changes at every event costs no Python at all.
+     * that Python parses only the others: a clock that changes at every event costs no Python at all. Without
+     * {@code values}, only what it read is served (at the changes that have it), not its values: for a derived value
+     * that nothing evaluated reads.
      */
-    public java.util.Optional<String> readBack(String name, List<dev.deja.check.DerivedValues.Change> changes) {
+    public java.util.Optional<String> readBack(String name, List<dev.deja.check.DerivedValues.Change> changes,
+                                               boolean values) {
+        if (!values) {
+            changes = changes.stream().filter(change -> change.reads() != null)
+                    .map(change -> new dev.deja.check.DerivedValues.Change(change.position(), null, change.reads()))
+                    .toList();
+        }
         List<Object> readNames = new ArrayList<>();
         for (dev.deja.check.DerivedValues.Change change : changes) {
             if (change.value() != null && !literal(change.value())) {
@@ -417,17 +425,17 @@ public final class ScriptEvaluator implements AutoCloseable {
         }
         int index = prepared.getArrayElement(0).asInt();
         Value deps = prepared.getArrayElement(1);
-        Object[] values = new Object[changes.size()];
+        Object[] read = new Object[changes.size()];
         List<Integer> unread = new ArrayList<>();
         List<String> texts = new ArrayList<>();
-        for (int i = 0; i < values.length; i++) {
+        for (int i = 0; i < read.length; i++) {
             String text = changes.get(i).value();
             Object value = text == null ? unset : scalar(text);
             if (value == NOT_SCALAR) {
                 unread.add(i);
                 texts.add(text);
             } else {
-                values[i] = value;
+                read[i] = value;
             }
         }
         if (!texts.isEmpty()) {
@@ -436,15 +444,15 @@ public final class ScriptEvaluator implements AutoCloseable {
                 return java.util.Optional.of(parsed.asString());
             }
             for (int k = 0; k < unread.size(); k++) {
-                values[unread.get(k)] = parsed.getArrayElement(k);
+                read[unread.get(k)] = parsed.getArrayElement(k);
             }
         }
-        List<Object[]> staged = new ArrayList<>(values.length);
-        int read = 0;
-        for (int i = 0; i < values.length; i++) {
+        List<Object[]> staged = new ArrayList<>(read.length);
+        int withReads = 0;
+        for (int i = 0; i < read.length; i++) {
             dev.deja.check.DerivedValues.Change change = changes.get(i);
-            staged.add(new Object[] {change.position(), index, values[i],
-                    change.reads() == null ? null : deps.getArrayElement(read++)});
+            staged.add(new Object[] {change.position(), index, read[i],
+                    change.reads() == null ? null : deps.getArrayElement(withReads++)});
         }
         stagedServed.put(name, staged);
         return java.util.Optional.empty();
@@ -546,7 +554,7 @@ public final class ScriptEvaluator implements AutoCloseable {
     public void commitServed(java.util.Collection<String> names) {
         commitServed.execute(makeTuple.execute(names.toArray()));
         for (String name : names) {
-            for (Object[] change : stagedServed.get(name)) {
+            for (Object[] change : stagedServed.getOrDefault(name, List.of())) {
                 served.computeIfAbsent((Long) change[0], position -> new ArrayList<>(1)).add(change);
             }
         }
