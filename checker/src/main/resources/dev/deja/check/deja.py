@@ -1403,3 +1403,15 @@ def _make_tuple(*items):
 
 def _make_dict(*flat):
     return {flat[i]: flat[i + 1] for i in range(0, len(flat), 2)}
+
+
+def _make_list(*items):
+    return list(items)
+
+
+def _make_set(*items):
+    return set(items)
+
+
+def _make_frozenset(*items):
+    return frozenset(items)

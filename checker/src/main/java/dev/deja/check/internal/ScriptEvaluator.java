@@ -79,6 +79,9 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final Value deaths;
     private final Value makeTuple;
     private final Value makeDict;
+    private final Value makeList;
+    private final Value makeSet;
+    private final Value makeFrozenset;
     private final Value intern;
     private final Value newRun;
     private final Value globalNames;
@@ -167,6 +170,9 @@ public final class ScriptEvaluator implements AutoCloseable {
             deaths = module.getMember("_deja_setup_deaths");
             makeTuple = module.getMember("_make_tuple");
             makeDict = module.getMember("_make_dict");
+            makeList = module.getMember("_make_list");
+            makeSet = module.getMember("_make_set");
+            makeFrozenset = module.getMember("_make_frozenset");
             intern = module.getMember("_deja_setup_intern");
             newRun = module.getMember("_deja_new_run");
             globalNames = module.getMember("_deja_setup_globals");
@@ -430,7 +436,7 @@ public final class ScriptEvaluator implements AutoCloseable {
         List<String> texts = new ArrayList<>();
         for (int i = 0; i < read.length; i++) {
             String text = changes.get(i).value();
-            Object value = text == null ? unset : scalar(text);
+            Object value = text == null ? unset : fromRepr(text);
             if (value == NOT_SCALAR) {
                 unread.add(i);
                 texts.add(text);
@@ -459,6 +465,166 @@ public final class ScriptEvaluator implements AutoCloseable {
     }
 
     static final Object NOT_SCALAR = new Object();
+
+    /**
+     * The value whose {@code repr} is {@code text} when the checker can tell it for certain: a {@link #scalar}, or a
+     * list, tuple, dict, set or frozenset of such values (built in Python one container per call); else
+     * {@link #NOT_SCALAR}, and Python parses it. The order of items is the text's, as Python's own reading of it has.
+     */
+    Object fromRepr(String text) {
+        Object scalar = scalar(text);
+        if (scalar != NOT_SCALAR || text.isEmpty() || "[({sf".indexOf(text.charAt(0)) < 0) {
+            return scalar;
+        }
+        ReprReader reader = new ReprReader(text);
+        Object value = reader.value();
+        return value != NOT_SCALAR && reader.at == text.length() ? value : NOT_SCALAR;
+    }
+
+    /** Python's {@code repr} of {@code value}, for tests of {@link #fromRepr}. */
+    String repr(Object value) {
+        return context.eval("python", "repr").execute(value).asString();
+    }
+
+    /** Reads containers of scalars as {@code repr} writes them; {@link #NOT_SCALAR} at anything else. */
+    private final class ReprReader {
+        private final String text;
+        private int at;
+
+        ReprReader(String text) {
+            this.text = text;
+        }
+
+        Object value() {
+            if (at >= text.length()) {
+                return NOT_SCALAR;
+            }
+            char c = text.charAt(at);
+            if (c == '[') {
+                at++;
+                List<Object> items = items(']');
+                return items == null ? NOT_SCALAR : makeList.execute(items.toArray());
+            }
+            if (c == '(') {
+                at++;
+                List<Object> items = items(')');
+                return items == null ? NOT_SCALAR : makeTuple.execute(items.toArray());
+            }
+            if (c == '{') {
+                return braces();
+            }
+            if (text.startsWith("set()", at)) {
+                at += 5;
+                return makeSet.execute();
+            }
+            if (text.startsWith("frozenset()", at)) {
+                at += 11;
+                return makeFrozenset.execute();
+            }
+            if (text.startsWith("frozenset({", at)) {
+                at += 10;
+                Object set = braces();
+                if (set == NOT_SCALAR || !(set instanceof Value v) || !v.hasIterator() || v.hasHashEntries()
+                        || !text.startsWith(")", at)) {
+                    return NOT_SCALAR;
+                }
+                at++;
+                return makeFrozenset.execute(toArray(v));
+            }
+            int end = at;
+            if (c == '\'' || c == '"') {
+                end = text.indexOf(c, at + 1);
+                if (end < 0) {
+                    return NOT_SCALAR;
+                }
+                end++;
+            } else {
+                while (end < text.length() && ",:)]} ".indexOf(text.charAt(end)) < 0) {
+                    end++;
+                }
+            }
+            Object scalar = scalar(text.substring(at, end));
+            at = end;
+            return scalar;
+        }
+
+        /** The items up to {@code close}, separated by ", " (a tuple of one ends with ","); null if unreadable. */
+        private List<Object> items(char close) {
+            List<Object> items = new ArrayList<>();
+            if (at < text.length() && text.charAt(at) == close) {
+                at++;
+                return items;
+            }
+            while (true) {
+                Object item = value();
+                if (item == NOT_SCALAR) {
+                    return null;
+                }
+                items.add(item);
+                if (text.startsWith(", ", at)) {
+                    at += 2;
+                } else if (text.startsWith(",", at) && close == ')' && items.size() == 1
+                        && text.startsWith(")", at + 1)) {
+                    at += 2;
+                    return items;
+                } else if (at < text.length() && text.charAt(at) == close) {
+                    at++;
+                    return close == ')' && items.size() == 1 ? null : items;
+                } else {
+                    return null;
+                }
+            }
+        }
+
+        /** A dict ({@code {k: v, ...}}, or {@code {}}) or a non-empty set ({@code {a, b}}). */
+        private Object braces() {
+            at++;
+            if (at < text.length() && text.charAt(at) == '}') {
+                at++;
+                return makeDict.execute();
+            }
+            List<Object> flat = new ArrayList<>();
+            boolean dict = false;
+            while (true) {
+                Object key = value();
+                if (key == NOT_SCALAR) {
+                    return NOT_SCALAR;
+                }
+                flat.add(key);
+                if (flat.size() == 1) {
+                    dict = text.startsWith(": ", at);
+                }
+                if (dict) {
+                    if (!text.startsWith(": ", at)) {
+                        return NOT_SCALAR;
+                    }
+                    at += 2;
+                    Object value = value();
+                    if (value == NOT_SCALAR) {
+                        return NOT_SCALAR;
+                    }
+                    flat.add(value);
+                }
+                if (text.startsWith(", ", at)) {
+                    at += 2;
+                } else if (at < text.length() && text.charAt(at) == '}') {
+                    at++;
+                    return dict ? makeDict.execute(flat.toArray()) : makeSet.execute(flat.toArray());
+                } else {
+                    return NOT_SCALAR;
+                }
+            }
+        }
+
+        private Object[] toArray(Value iterable) {
+            List<Object> items = new ArrayList<>();
+            Value iterator = iterable.getIterator();
+            while (iterator.hasIteratorNextElement()) {
+                items.add(iterator.getIteratorNextElement());
+            }
+            return items.toArray();
+        }
+    }
     private static final java.util.regex.Pattern INTEGER = java.util.regex.Pattern.compile("-?(?:0|[1-9][0-9]{0,17})");
 
     /**

@@ -49,6 +49,25 @@ class ScriptEvaluatorIT {
     }
 
     @Test
+    void fromRepr_readsContainersOfScalars_asPythonReadsTheirText() {
+        try (ScriptEvaluator evaluator = load("@always\ndef p():\n    return True\n")) {
+            for (String text : List.of("[1, 2]", "[]", "()", "(1,)", "((1,), [])", "(1, 'a', None, True, False, -5)",
+                    "{}", "{'a': [1, (2, 3)], 'b': {}}", "{1, 2, 3}", "{'n3', 'n1'}", "set()", "frozenset()",
+                    "frozenset({'n2', 'n3'})", "{(0, 'x'): \"it's\", 'o1': ('n1', frozenset({'n2'}), None)}",
+                    "[[1, 2], [3]]", "'n1: ok'", "12")) {
+                Object value = evaluator.fromRepr(text);
+                assertThat(value).as(text).isNotSameAs(ScriptEvaluator.NOT_SCALAR);
+                assertThat(evaluator.repr(value)).as(text).isEqualTo(text);
+            }
+            // Floats, escapes, bytes, big integers and what repr never writes: left to Python.
+            for (String text : List.of("[1.5]", "{'a': 'b\\n'}", "(1)", "[1, 2", "[b'x']", "{1: 2, 3}", "[1,2]",
+                    "[10000000000000000000000]", "frozenset({})", "[1] ")) {
+                assertThat(evaluator.fromRepr(text)).as(text).isSameAs(ScriptEvaluator.NOT_SCALAR);
+            }
+        }
+    }
+
+    @Test
     void syntaxError_isReportedWithFileLineAndColumn() {
         assertThatThrownBy(() -> load("@always\ndef p(:\n    return True\n"))
                 .isInstanceOf(ScriptException.class)
