@@ -336,7 +336,7 @@ class PredicateReuseIT {
     void recheck_eventuallyPredicateWithAnAuxReadingAValueChangingAtEveryEventEdited_reportsAsAFreshCheck(
             String predicate) throws IOException {
         String base = read("recheck/aux-clock.py");
-        String line = predicate.equals("collect_even") ? "    return collect_sum() % 2 == 0\n"
+        String line = predicate.equals("collect_even") ? "    return parity() == 0\n"
                 : "    return sum(a.collect_round or 0 for a in Agent) % 2 == 1\n";
         String edited = base.replace(line, "    unused = 0\n" + line);
         assertThat(edited).isNotEqualTo(base);
@@ -347,33 +347,10 @@ class PredicateReuseIT {
         assertThat(spans).as("spans that ended, each with its aux values at its last event").hasSizeGreaterThan(3)
                 .allSatisfy(span -> assertThat(span.auxAtEnd()).containsKey("waited"));
         assertThat(recheck.reused()).containsExactly(predicate.equals("collect_even") ? "collect_odd" : "collect_even");
-        for (String derived : List.of("seen", "accepted", "collect_sum", "last_change", "label")) {
+        for (String derived : List.of("seen", "accepted", "collect_sum", "parity", "last_change", "label")) {
             assertThat(recheck.evaluations(derived)).as(derived + " is served").isZero();
             assertThat(checks[1].evaluations(derived)).as(derived).isPositive();
         }
-    }
-
-    /**
-     * The shipped scripts whose edited re-checks serve a clock read by aux functions and derived values that nothing
-     * evaluated reads (whose stored reads alone are served: the report's reads go through them).
-     */
-    @ParameterizedTest
-    @ValueSource(strings = {"chord", "store"})
-    void recheck_shippedScriptWithOnePredicateEdited_reportsAsAFreshCheck(String example) throws IOException {
-        Path trace = ExampleRuns.simulate(temporary, example, Optional.empty(), 3, settings -> settings).trace();
-        String base = Files.readString(ExampleRuns.script(example));
-        check(temporary, trace, base, false, options -> options);
-        // An edit inside the first predicate's body: its code changes, not what it finds.
-        int predicate = base.indexOf("\n@eventually");
-        int body = base.indexOf("\n    return ", predicate) + 1;
-        String edited = base.substring(0, body) + "    edited = 0\n" + base.substring(body);
-        Checked recheck = check(temporary, trace, edited, true, options -> options);
-        Checked fresh = check(temporary, trace, edited, false, options -> options);
-        assertThat(json(recheck.report())).as("the re-check's report against a check that evaluates everything")
-                .isEqualTo(json(fresh.report()));
-        assertThat(recheck.reused()).as("every predicate but the edited one").hasSize(fresh.counts().keySet().stream()
-                .filter(name -> fresh.report().reads().containsKey(name)).toList().size() - 1);
-        assertThat(recheck.evaluations("clock")).as("served").isZero();
     }
 
     @Test

@@ -1,8 +1,8 @@
 # Eventually predicates whose aux function reads a derived value that changes at every event, as chord.py's and
 # store.py's read their clock, for PredicateReuseIT: a re-check that serves those values hands Python every event
 # and takes the aux values only before an event that can end a span, one of whose predicates reads a served value
-# and the other a table; its report (aux values at each span's end included) must be a fresh check's. The labels'
-# values are ones the checker reads back itself (integers, big ones too, strings with and without quotes and
+# and the other a table; its report (aux values at each span's end, and reads, included) must be a fresh check's.
+# The labels' values are ones the checker reads back itself (integers, big ones too, strings with and without quotes and
 # escapes, True, False, None) and others Python reads (floats, tuples).
 from deja import table, derived, eventually, stats
 
@@ -47,10 +47,16 @@ def waited():
     return seen() - last_change()[1]
 
 
+@derived
+def parity():
+    return collect_sum() % 2
+
+
 @eventually(aux=[waited, label])
 def collect_even():
-    """Turns false and true again many times over the run, so that many spans end; reads a served value."""
-    return collect_sum() % 2 == 0
+    """Turns false and true again many times over the run, so that many spans end; reads a served value, which
+    reads another that nothing evaluated reads (only what that one read is served, for the report's reads)."""
+    return parity() == 0
 
 
 @eventually(aux=[waited])
