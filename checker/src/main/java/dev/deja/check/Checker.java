@@ -500,12 +500,13 @@ public final class Checker {
                                                Options options) {
         changes.clear();
         for (String derived : served) {
-            boolean values = read.contains(derived);
             List<DerivedValues.Change> stored = history.derivedChanges(derived);
-            if (!values) {
-                stored = stored.stream().filter(change -> change.reads() != null).toList();
+            if (!read.contains(derived)) {
+                // Nothing evaluated sees its values: only what it read, where that changed.
+                stored = stored.stream().filter(change -> change.reads() != null)
+                        .map(change -> new DerivedValues.Change(change.position(), null, change.reads())).toList();
             }
-            Optional<String> why = evaluator.readBack(derived, stored, values);
+            Optional<String> why = evaluator.readBack(derived, stored);
             if (why.isPresent()) {
                 options.listener().notice("evaluating derived value " + derived + " again: " + why.get());
                 return Optional.of(derived);

@@ -403,17 +403,10 @@ public final class ScriptEvaluator implements AutoCloseable {
      * it cannot be served. What a check stored passed {@link #unstorable}, so it reads back exactly; the texts are
      * checked to be literals again all the same (cheap, and nothing else is ever evaluated). Texts of integers,
      * {@code True}, {@code False}, {@code None} and strings without escapes become values here ({@link #scalar}), so
-     * that Python parses only the others: a clock that changes at every event costs no Python at all. Without
-     * {@code values}, only what it read is served (at the changes that have it), not its values: for a derived value
-     * that nothing evaluated reads.
+     * that Python parses only the others: a clock that changes at every event costs no Python at all. A change
+     * without a value serves only what the derived value read there.
      */
-    public java.util.Optional<String> readBack(String name, List<dev.deja.check.DerivedValues.Change> changes,
-                                               boolean values) {
-        if (!values) {
-            changes = changes.stream().filter(change -> change.reads() != null)
-                    .map(change -> new dev.deja.check.DerivedValues.Change(change.position(), null, change.reads()))
-                    .toList();
-        }
+    public java.util.Optional<String> readBack(String name, List<dev.deja.check.DerivedValues.Change> changes) {
         List<Object> readNames = new ArrayList<>();
         for (dev.deja.check.DerivedValues.Change change : changes) {
             if (change.value() != null && !literal(change.value())) {
