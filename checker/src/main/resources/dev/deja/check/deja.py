@@ -1413,5 +1413,5 @@ def _make_set(*items):
     return set(items)
 
 
-def _make_frozenset(*items):
+def _make_frozenset(items=()):
     return frozenset(items)

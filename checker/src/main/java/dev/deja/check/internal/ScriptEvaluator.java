@@ -517,12 +517,12 @@ public final class ScriptEvaluator implements AutoCloseable {
             if (text.startsWith("frozenset({", at)) {
                 at += 10;
                 Object set = braces();
-                if (set == NOT_SCALAR || !(set instanceof Value v) || !v.hasIterator() || v.hasHashEntries()
-                        || !text.startsWith(")", at)) {
+                if (!(set instanceof Value v) || v.hasHashEntries() || !text.startsWith(")", at)) {
                     return NOT_SCALAR;
                 }
                 at++;
-                return makeFrozenset.execute(toArray(v));
+                // Of the set itself, as Python's reading of the text makes it.
+                return makeFrozenset.execute(v);
             }
             int end = at;
             if (c == '\'' || c == '"') {
@@ -608,16 +608,8 @@ public final class ScriptEvaluator implements AutoCloseable {
                 }
             }
         }
-
-        private Object[] toArray(Value iterable) {
-            List<Object> items = new ArrayList<>();
-            Value iterator = iterable.getIterator();
-            while (iterator.hasIteratorNextElement()) {
-                items.add(iterator.getIteratorNextElement());
-            }
-            return items.toArray();
-        }
     }
+
     private static final java.util.regex.Pattern INTEGER = java.util.regex.Pattern.compile("-?(?:0|[1-9][0-9]{0,17})");
 
     /**
