@@ -790,6 +790,9 @@ def _resume(progress):
     n = len(flat)
     i = state.batch_at
     index = state.batch_index
+    # _quiet of the event at i when the one before it was passed over as quiet: nothing was evaluated since, so it
+    # still holds (_begin and served values change no reader).
+    quiet = None
     while i < n:
         progress.next(index)
         c = i + 10
@@ -809,15 +812,19 @@ def _resume(progress):
             _apply_served(flat, end + 1, served)
         start = i
         i = after
+        known, quiet = quiet, None
         if c == end and not served and not state.event_read and type_ != "start" and type_ != "crash" \
                 and node not in state.clock_nodes and not dies:
             index += 1
             continue
-        if served and c == end and _quiet(flat, start, n) and _quiet(flat, after, n):
-            # Only values that aux values read changed, and the next event cannot end a span either: nothing is due
-            # and open spans' aux values wait (_update_latest_aux), so evaluating would change nothing.
-            index += 1
-            continue
+        if served and c == end and (known if known is not None else _quiet(flat, start, n)):
+            quiet = _quiet(flat, after, n)
+            if quiet:
+                # Only values that aux values read changed, and the next event cannot end a span either: nothing is
+                # due and open spans' aux values wait (_update_latest_aux), so evaluating would change nothing.
+                index += 1
+                continue
+            quiet = None
         step = state.step
         while c < end:
             t = tables[flat[c]]
