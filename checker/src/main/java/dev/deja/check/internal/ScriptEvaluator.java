@@ -402,8 +402,9 @@ public final class ScriptEvaluator implements AutoCloseable {
      * Reads back the stored {@code changes} of the derived value {@code name}, for {@link #commitServed}; returns why
      * it cannot be served. What a check stored passed {@link #unstorable}, so it reads back exactly; the texts are
      * checked to be literals again all the same (cheap, and nothing else is ever evaluated). Texts of integers,
-     * {@code True}, {@code False}, {@code None} and strings without escapes become values here ({@link #scalar}), so
-     * that Python parses only the others: a clock that changes at every event costs no Python at all. A change
+     * {@code True}, {@code False}, {@code None}, strings without escapes and containers of those become values here
+     * ({@link #fromRepr}), so that Python parses only the others: a clock that changes at every event costs no Python
+     * at all. A change
      * without a value serves only what the derived value read there.
      */
     public java.util.Optional<String> readBack(String name, List<dev.deja.check.DerivedValues.Change> changes) {
