@@ -41,9 +41,12 @@ final class ReusableContext {
                 import sys, types, builtins
                 # The checker owns the process, not the script: what would install signal handlers, start a timer
                 # thread, end or signal the process, or tell its pid is replaced before any script runs, in the
-                # modules themselves (importing them again gives the same module objects), and stays replaced for
-                # every check of the context (they are in the baseline below).
-                import os, posix, signal, _signal
+                # built-in modules themselves (importing them again gives the same module objects), and stays replaced
+                # for every check of the context (they are in the baseline below). Only the built-in modules, which
+                # the interpreter has loaded already: os and signal take their functions from them when a script
+                # imports them ("from posix import *", calls through _signal), and importing those two here cost
+                # every new context about half a second.
+                import posix, _signal
                 def deja_setup_refuse(what):
                     def refused(*args, **kwargs):
                         raise PermissionError(what + " is not available to checker scripts")
@@ -51,12 +54,12 @@ final class ReusableContext {
                     return refused
                 def deja_setup_fake_pid():
                     return 1
-                for module in (signal, _signal):
+                for module in (_signal,):
                     for name in ("signal", "alarm", "setitimer", "set_wakeup_fd", "raise_signal", "pthread_kill",
                                  "pthread_sigmask", "siginterrupt", "sigwait", "sigwaitinfo", "sigtimedwait", "pause"):
                         if hasattr(module, name):
                             setattr(module, name, deja_setup_refuse("signal." + name))
-                for module in (os, posix):
+                for module in (posix,):
                     for name in ("_exit", "abort", "kill", "killpg", "fork", "forkpty", "setsid", "setpgrp", "nice"):
                         if hasattr(module, name):
                             setattr(module, name, deja_setup_refuse("os." + name))
