@@ -382,19 +382,34 @@ public final class ScriptEvaluator implements AutoCloseable {
      * Why the texts of {@code changes} (a derived value's recorded values) cannot be stored for {@link #readBack}, or
      * empty if they can: each is made of literals only ({@link #literal}, checked before Python evaluates anything) and
      * Python reads it back, as {@link #readBack} will, to a value whose {@code repr} is that text. Checked once here,
-     * when the full check stores them, so that a re-check that reads them need not compare them again.
+     * when the full check stores them, so that a re-check that reads them need not compare them again. The checker
+     * tells this itself for the texts it reads exactly ({@link ReprText#exactSets}) but for the order of their sets'
+     * items, so Python reads back only those sets and the other texts, each distinct one once: a store's objects, 274
+     * values of 1,400 characters, cost a cold check more than a second when Python read them all.
      */
     public java.util.Optional<String> unstorable(List<dev.deja.check.DerivedValues.Change> changes) {
-        Object[] values = new Object[changes.size()];
-        for (int i = 0; i < values.length; i++) {
-            String value = changes.get(i).value();
-            if (value != null && !literal(value)) {
+        // Each distinct text once; of a text the checker reads exactly, only the sets inside it (ReprText.exactSets).
+        java.util.Set<String> toPython = new java.util.LinkedHashSet<>();
+        for (dev.deja.check.DerivedValues.Change change : changes) {
+            String value = change.value();
+            if (value == null) {
+                continue;
+            }
+            if (!literal(value)) {
                 return java.util.Optional.of("a value is not a literal: "
                         + (value.length() > 60 ? value.substring(0, 60) + "..." : value));
             }
-            values[i] = value;
+            List<String> sets = ReprText.exactSets(value);
+            if (sets == null) {
+                toPython.add(value);
+            } else {
+                toPython.addAll(sets);
+            }
         }
-        Value why = readsBack.execute(makeTuple.execute(values));
+        if (toPython.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        Value why = readsBack.execute(makeTuple.execute(toPython.toArray()));
         return why.isNull() ? java.util.Optional.empty() : java.util.Optional.of(why.asString());
     }
 
@@ -470,9 +485,7 @@ public final class ScriptEvaluator implements AutoCloseable {
         if (scalar != NOT_SCALAR || text.isEmpty() || "[({sf".indexOf(text.charAt(0)) < 0) {
             return scalar;
         }
-        ReprReader reader = new ReprReader(text);
-        Object value = reader.value();
-        return value != NOT_SCALAR && reader.at == text.length() ? value : NOT_SCALAR;
+        return ReprText.read(text, pythonParts);
     }
 
     /** Python's {@code repr} of {@code value}, for tests of {@link #fromRepr}. */
@@ -480,136 +493,39 @@ public final class ScriptEvaluator implements AutoCloseable {
         return context.eval("python", "repr").execute(value).asString();
     }
 
-    /** Reads containers of scalars as {@code repr} writes them; {@link #NOT_SCALAR} at anything else. */
-    private final class ReprReader {
-        private final String text;
-        private int at;
-
-        ReprReader(String text) {
-            this.text = text;
+    /** Makes the parts {@link ReprText} reads into Python values, one call per container. */
+    private final ReprText.Parts pythonParts = new ReprText.Parts() {
+        @Override
+        public Object scalar(String text) {
+            return ScriptEvaluator.scalar(text);
         }
 
-        Object value() {
-            if (at >= text.length()) {
-                return NOT_SCALAR;
-            }
-            char c = text.charAt(at);
-            if (c == '[') {
-                at++;
-                List<Object> items = items(']');
-                return items == null ? NOT_SCALAR : makeList.execute(items.toArray());
-            }
-            if (c == '(') {
-                at++;
-                List<Object> items = items(')');
-                return items == null ? NOT_SCALAR : makeTuple.execute(items.toArray());
-            }
-            if (c == '{') {
-                return braces();
-            }
-            if (text.startsWith("set()", at)) {
-                at += 5;
-                return makeSet.execute();
-            }
-            if (text.startsWith("frozenset()", at)) {
-                at += 11;
-                return makeFrozenset.execute();
-            }
-            if (text.startsWith("frozenset({", at)) {
-                at += 10;
-                Object set = braces();
-                if (!(set instanceof Value v) || v.hasHashEntries() || !text.startsWith(")", at)) {
-                    return NOT_SCALAR;
-                }
-                at++;
-                // Of the set itself, as Python's reading of the text makes it.
-                return makeFrozenset.execute(v);
-            }
-            int end = at;
-            if (c == '\'' || c == '"') {
-                end = text.indexOf(c, at + 1);
-                if (end < 0) {
-                    return NOT_SCALAR;
-                }
-                end++;
-            } else {
-                while (end < text.length() && ",:)]} ".indexOf(text.charAt(end)) < 0) {
-                    end++;
-                }
-            }
-            Object scalar = scalar(text.substring(at, end));
-            at = end;
-            return scalar;
+        @Override
+        public Object list(List<Object> items) {
+            return makeList.execute(items.toArray());
         }
 
-        /** The items up to {@code close}, separated by ", " (a tuple of one ends with ","); null if unreadable. */
-        private List<Object> items(char close) {
-            List<Object> items = new ArrayList<>();
-            if (at < text.length() && text.charAt(at) == close) {
-                at++;
-                return items;
-            }
-            while (true) {
-                Object item = value();
-                if (item == NOT_SCALAR) {
-                    return null;
-                }
-                items.add(item);
-                if (text.startsWith(", ", at)) {
-                    at += 2;
-                } else if (text.startsWith(",", at) && close == ')' && items.size() == 1
-                        && text.startsWith(")", at + 1)) {
-                    at += 2;
-                    return items;
-                } else if (at < text.length() && text.charAt(at) == close) {
-                    at++;
-                    return close == ')' && items.size() == 1 ? null : items;
-                } else {
-                    return null;
-                }
-            }
+        @Override
+        public Object tuple(List<Object> items) {
+            return makeTuple.execute(items.toArray());
         }
 
-        /** A dict ({@code {k: v, ...}}, or {@code {}}) or a non-empty set ({@code {a, b}}). */
-        private Object braces() {
-            at++;
-            if (at < text.length() && text.charAt(at) == '}') {
-                at++;
-                return makeDict.execute();
-            }
-            List<Object> flat = new ArrayList<>();
-            boolean dict = false;
-            while (true) {
-                Object key = value();
-                if (key == NOT_SCALAR) {
-                    return NOT_SCALAR;
-                }
-                flat.add(key);
-                if (flat.size() == 1) {
-                    dict = text.startsWith(": ", at);
-                }
-                if (dict) {
-                    if (!text.startsWith(": ", at)) {
-                        return NOT_SCALAR;
-                    }
-                    at += 2;
-                    Object value = value();
-                    if (value == NOT_SCALAR) {
-                        return NOT_SCALAR;
-                    }
-                    flat.add(value);
-                }
-                if (text.startsWith(", ", at)) {
-                    at += 2;
-                } else if (at < text.length() && text.charAt(at) == '}') {
-                    at++;
-                    return dict ? makeDict.execute(flat.toArray()) : makeSet.execute(flat.toArray());
-                } else {
-                    return NOT_SCALAR;
-                }
-            }
+        @Override
+        public Object dict(List<Object> keysAndValues) {
+            return makeDict.execute(keysAndValues.toArray());
         }
-    }
+
+        @Override
+        public Object set(List<Object> items, int start, int end) {
+            return makeSet.execute(items.toArray());
+        }
+
+        @Override
+        public Object frozenset(Object set, int start, int end) {
+            // Of the set itself, as Python's reading of the text makes it.
+            return set == null ? makeFrozenset.execute() : makeFrozenset.execute(set);
+        }
+    };
 
     private static final java.util.regex.Pattern INTEGER = java.util.regex.Pattern.compile("-?(?:0|[1-9][0-9]{0,17})");
 

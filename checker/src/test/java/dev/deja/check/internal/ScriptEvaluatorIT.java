@@ -49,6 +49,29 @@ class ScriptEvaluatorIT {
     }
 
     @Test
+    void unstorable_textsReadBackExactlyOrNot_toldWithPythonReadingOnlySetsAndUnreadTexts() {
+        try (ScriptEvaluator evaluator = load("@always\ndef p():\n    return True\n")) {
+            assertThat(evaluator.unstorable(changes("{'o1': ('n1', frozenset({'n2', 'n3'}), None)}", null, "[1, {2, 3}]",
+                    "2.5", "{'o1': ('n1', frozenset({'n2', 'n3'}), None)}"))).isEmpty();
+            // A set item twice: the checker reads the text, Python finds that the set reads back to {1}.
+            assertThat(evaluator.unstorable(changes("[0]", "[{1, 1}]"))).get().asString()
+                    .contains("does not read back the same: {1, 1}");
+            // A key twice (1 == True): the checker leaves the whole text to Python, which finds {1: 'b'}.
+            assertThat(evaluator.unstorable(changes("{1: 'a', True: 'b'}"))).get().asString()
+                    .contains("does not read back the same: {1: 'a', True: 'b'}");
+            assertThat(evaluator.unstorable(changes("len('x')"))).get().asString().contains("not a literal");
+        }
+    }
+
+    private static List<dev.deja.check.DerivedValues.Change> changes(String... values) {
+        List<dev.deja.check.DerivedValues.Change> out = new ArrayList<>();
+        for (int i = 0; i < values.length; i++) {
+            out.add(new dev.deja.check.DerivedValues.Change(i, values[i], null));
+        }
+        return out;
+    }
+
+    @Test
     void fromRepr_readsContainersOfScalars_asPythonReadsTheirText() {
         try (ScriptEvaluator evaluator = load("@always\ndef p():\n    return True\n")) {
             for (String text : List.of("[1, 2]", "[]", "()", "(1,)", "((1,), [])", "(1, 'a', None, True, False, -5)",
