@@ -177,6 +177,29 @@ public final class Checker {
     }
 
     /**
+     * Starts this process's Python engine and a context on a thread of its own if a check of {@code script} with
+     * {@code options} over {@code history} may need Python, so that the check finds it ready or nearly: a one-shot
+     * command calls this before its other preparations. It may not when {@code history} holds the outline of this very
+     * script text (a re-check that likely needs no Python, see {@link ScriptOutline}); then nothing is started.
+     */
+    public static void startPython(Path script, Options options, StateHistory history) {
+        boolean wholeTrace = options.fromPosition() == 0 && options.toPosition() == Long.MAX_VALUE
+                && options.limit() == Long.MAX_VALUE;
+        if (options.reuseHistory() && wholeTrace) {
+            try {
+                String digest = ScriptOutline.digestOf(Files.readString(script, StandardCharsets.UTF_8), Engine.DIGEST);
+                if (history.scriptOutline().filter(o -> o.digest().equals(digest)).isPresent()) {
+                    return;
+                }
+            } catch (IOException | RuntimeException e) {
+                // The check itself will say what is wrong with the script or the history.
+                return;
+            }
+        }
+        PythonEngine.startContextInBackground();
+    }
+
+    /**
      * Checks {@code trace} with the script at {@code script}, writing the state through {@code history}.
      *
      * @throws ScriptException          if the script cannot be loaded (before any replay)

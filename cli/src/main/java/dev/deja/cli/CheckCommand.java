@@ -194,6 +194,8 @@ public final class CheckCommand implements Callable<Integer> {
         } catch (CheckDatabaseException e) {
             throw new UsageException(e.getMessage(), e);
         }
+        // Python's start (about a second in a new JVM) goes on beside what comes before the check itself.
+        Checker.startPython(script, checkOptions(), opened);
         try (StateHistory history = opened) {
             int status = checkOnce(history, err);
             if (!watch) {
@@ -221,6 +223,15 @@ public final class CheckCommand implements Callable<Integer> {
         }
     }
 
+    /** The options of this command's checks that its arguments set: what is checked, and how. */
+    private Checker.Options checkOptions() {
+        return Checker.Options.defaults()
+                .withRange(range.fromOrStart(), range.toOrEnd())
+                .withLimit(limit == null ? Long.MAX_VALUE : limit)
+                .withPredicateTimeout(predicateTimeout)
+                .withReuseHistory(!fresh);
+    }
+
     /** The report of the latest check of this command, null if it failed; what --watch compares the next with. */
     private CheckReport lastReport;
 
@@ -236,11 +247,7 @@ public final class CheckCommand implements Callable<Integer> {
         long total = Trace.open(trace).nodes().stream().mapToLong(NodeLog::entryCount).sum();
         long last = Math.min(range.toOrEnd(), Math.max(0, total - 1));
         Progress progress = Progress.start("check", last + 1, "events");
-        Checker.Options options = Checker.Options.defaults()
-                .withRange(range.fromOrStart(), range.toOrEnd())
-                .withLimit(limit == null ? Long.MAX_VALUE : limit)
-                .withPredicateTimeout(predicateTimeout)
-                .withReuseHistory(!fresh)
+        Checker.Options options = checkOptions()
                 .withClassLoader(UserClasspath.loader(classpath))
                 .withProgress(position -> progress.stepTo(position + 1))
                 .withListener(new Checker.Listener() {

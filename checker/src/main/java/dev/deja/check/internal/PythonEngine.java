@@ -121,6 +121,11 @@ public final class PythonEngine {
                 .err(OutputStream.nullOutputStream());
     }
 
+    /** Starts making a context for the next check on a thread of its own (see {@link ReusableContext#startInBackground}). */
+    public static void startContextInBackground() {
+        ReusableContext.startInBackground();
+    }
+
     /** Whether runtime compilation is available ({@code "Interpreted"} is the name of the JIT-less engine). */
     public static boolean jit() {
         return !"Interpreted".equals(get().getImplementationName());

@@ -170,11 +170,55 @@ final class ReusableContext {
         }
     }
 
-    /** The idle context if there is one, else a new one; its script output goes to {@code scriptOutput}. */
+    /** The context {@link #startInBackground} is making, until {@link #acquire} takes it; null if none. */
+    private static java.util.concurrent.CompletableFuture<ReusableContext> starting;
+
+    /**
+     * Starts making a context on a thread of its own, unless one is idle or being made, so that a later
+     * {@link #acquire} finds it ready or waits only for the rest: a one-shot check does its other preparations (the
+     * history, the trace, the command line) meanwhile, on the other core. The thread is a daemon: a process that ends
+     * without checking does not wait for it.
+     */
+    static void startInBackground() {
+        java.util.concurrent.CompletableFuture<ReusableContext> future = new java.util.concurrent.CompletableFuture<>();
+        synchronized (ReusableContext.class) {
+            if (!idle.isEmpty() || starting != null) {
+                return;
+            }
+            starting = future;
+        }
+        Thread thread = new Thread(() -> {
+            try {
+                future.complete(new ReusableContext());
+            } catch (Throwable e) {
+                future.completeExceptionally(e);
+            }
+        }, "deja-python-start");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /**
+     * The idle context if there is one, else the one being started, else a new one; its script output goes to
+     * {@code scriptOutput}.
+     */
     static ReusableContext acquire(OutputStream scriptOutput) {
         ReusableContext taken;
+        java.util.concurrent.CompletableFuture<ReusableContext> pending = null;
         synchronized (ReusableContext.class) {
             taken = idle.pollFirst();
+            if (taken == null) {
+                pending = starting;
+                starting = null;
+            }
+        }
+        if (pending != null) {
+            try {
+                taken = pending.join();
+            } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+                // Made again below, on this thread, so that the failure is this check's, as without the background.
+                taken = null;
+            }
         }
         if (taken == null) {
             taken = new ReusableContext();
