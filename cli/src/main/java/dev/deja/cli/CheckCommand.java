@@ -232,6 +232,9 @@ public final class CheckCommand implements Callable<Integer> {
                 .withReuseHistory(!fresh);
     }
 
+    /** Whether to start this check again with the JIT, asked as it goes (see {@link JitRestart}). */
+    private final JitRestart jitRestart = JitRestart.fromLauncher();
+
     /** The report of the latest check of this command, null if it failed; what --watch compares the next with. */
     private CheckReport lastReport;
 
@@ -249,7 +252,10 @@ public final class CheckCommand implements Callable<Integer> {
         Progress progress = Progress.start("check", last + 1, "events");
         Checker.Options options = checkOptions()
                 .withClassLoader(UserClasspath.loader(classpath))
-                .withProgress(position -> progress.stepTo(position + 1))
+                .withProgress(position -> {
+                    progress.stepTo(position + 1);
+                    jitRestart.check(position, last);
+                })
                 .withListener(new Checker.Listener() {
                     @Override
                     public void notice(String line) {
@@ -288,6 +294,11 @@ public final class CheckCommand implements Callable<Integer> {
             err.println("deja check: " + e.getMessage());
             err.flush();
             return ExitCodes.USAGE;
+        } catch (JitRestart.Restart restart) {
+            progress.close();
+            err.println("deja check: " + restart.getMessage());
+            err.flush();
+            return restart.status();
         }
         progress.close();
         report = report.classified(parsedThresholds);

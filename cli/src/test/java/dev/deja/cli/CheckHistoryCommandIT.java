@@ -95,6 +95,52 @@ class CheckHistoryCommandIT {
     }
 
     @Test
+    void check_interpretedAndAskedToRestartWithTheJit_exitsWithTheLaunchersStatus_andTheRunAgainGivesTheReport()
+            throws Exception {
+        // A predicate that sleeps 1 ms at each of the first 2,000 events: the progress between two positions 1,000
+        // apart takes at least a second, so the pace is judged; with a limit of 0 ms left, it always asks for the JIT.
+        Path slow = temporary.resolve("slow.py");
+        Files.writeString(slow, Files.readString(Path.of(SCRIPT)) + """
+
+                import time
+                from deja import event
+
+                @always
+                def slow_at_first():
+                    if event.position < 2000:
+                        time.sleep(0.001)
+                    return True
+                """);
+        Path reference = copyOf(buggy, "restart-reference");
+        CliRun.Output expected = CliRun.run("check", reference.toString(), slow.toString(), "--json",
+                temporary.resolve("restart-reference.json").toString());
+        Path trace = copyOf(buggy, "restart");
+        Path json = temporary.resolve("restart.json");
+        CliRun.Output stopped;
+        System.setProperty("deja.python.interpreted", "a test");
+        System.setProperty(JitRestart.PROPERTY, "250");
+        System.setProperty(JitRestart.REMAINING_PROPERTY, "0");
+        try {
+            stopped = CliRun.run("check", trace.toString(), slow.toString(), "--json", json.toString());
+        } finally {
+            System.clearProperty("deja.python.interpreted");
+            System.clearProperty(JitRestart.PROPERTY);
+            System.clearProperty(JitRestart.REMAINING_PROPERTY);
+        }
+        assertThat(stopped.status()).as(stopped.err()).isEqualTo(250);
+        assertThat(stopped.err()).contains("ms per event interpreted").contains("so the check starts again with the Graal JIT");
+        assertThat(stopped.out()).isEmpty();
+        assertThat(json).doesNotExist();
+        // The launcher's second run, with the JIT, over what the first left behind.
+        CliRun.Output again = CliRun.run("check", trace.toString(), slow.toString(), "--json", json.toString());
+        assertThat(again.status()).as(again.err()).isEqualTo(expected.status()).isEqualTo(1);
+        assertThat(again.err()).contains("replayed the trace");
+        // The same report as a check of a copy of the trace that was never stopped, the trace's name aside.
+        assertThat(Files.readString(json)).isEqualTo(Files.readString(temporary.resolve("restart-reference.json"))
+                .replace(reference.toString(), trace.toString()));
+    }
+
+    @Test
     void sql_readsTheHistory_andRefusesAnythingButQueries() throws Exception {
         Path trace = copyOf(buggy, "sql");
         assertThat(CliRun.run("sql", trace.toString(), "SELECT COUNT(*) FROM events").err())
