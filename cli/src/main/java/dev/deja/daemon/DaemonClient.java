@@ -37,6 +37,20 @@ public final class DaemonClient {
     /** The exit status that tells the launcher to run the command in a new JVM instead. */
     public static final int RUN_COLD = 251;
 
+    /**
+     * The exit status that tells the launcher that no warm engine runs: it runs the command in a new JVM and starts one
+     * once the command ended (a client with {@value #START_ONLY_PROPERTY}). Answered instead of starting the engine and
+     * waiting for it when the launcher sets {@value #START_AFTER_PROPERTY}: a first check waited 15 s for an engine to
+     * start and check with a cold JIT, and takes 3-5 s in a new JVM on its own.
+     */
+    public static final int RUN_COLD_THEN_START = 252;
+
+    /** The system property by which the launcher asks for {@link #RUN_COLD_THEN_START} rather than a start. */
+    public static final String START_AFTER_PROPERTY = "deja.daemon.startAfter";
+
+    /** The system property that makes this client only start the warm engine, if none runs, and exit 0 once it listens. */
+    public static final String START_ONLY_PROPERTY = "deja.daemon.startOnly";
+
     /** The exit status when the warm engine stopped in the middle of a command (an internal error). */
     static final int ENGINE_LOST = 3;
 
@@ -73,7 +87,22 @@ public final class DaemonClient {
     }
 
     public static void main(String[] args) {
-        System.exit(run(home(), args));
+        System.exit(Boolean.getBoolean(START_ONLY_PROPERTY) ? startOnly(home()) : run(home(), args));
+    }
+
+    /** Starts the warm engine of the installation at {@code home} unless one runs: 0 once one listens, else 1. */
+    static int startOnly(Path home) {
+        String classpath = System.getenv(CLASSPATH_VARIABLE);
+        if (classpath == null) {
+            return 1;
+        }
+        DaemonLocation location = DaemonLocation.of(home);
+        SocketChannel channel = connect(location);
+        if (channel == null) {
+            channel = start(location, home, classpath);
+        }
+        closeQuietly(channel);
+        return channel == null ? 1 : 0;
     }
 
     private static Path home() {
@@ -83,7 +112,14 @@ public final class DaemonClient {
 
     /** Runs {@code args} through the warm engine of the installation at {@code home}; its exit status, or RUN_COLD. */
     static int run(Path home, String[] args) {
-        String classpath = System.getenv(CLASSPATH_VARIABLE);
+        return run(home, args, System.getenv(CLASSPATH_VARIABLE), Boolean.getBoolean(START_AFTER_PROPERTY));
+    }
+
+    /**
+     * {@link #run(Path, String[])} with the server's class path {@code classpath}; {@code startAfter}: answer
+     * {@link #RUN_COLD_THEN_START} when no server listens, rather than start one.
+     */
+    static int run(Path home, String[] args, String classpath, boolean startAfter) {
         if (!eligible(args) || classpath == null) {
             return RUN_COLD;
         }
@@ -95,6 +131,9 @@ public final class DaemonClient {
             if (channel == null) {
                 if (started) {
                     return RUN_COLD;
+                }
+                if (startAfter) {
+                    return RUN_COLD_THEN_START;
                 }
                 started = true;
                 channel = start(location, home, classpath);

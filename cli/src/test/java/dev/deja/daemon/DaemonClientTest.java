@@ -1,0 +1,33 @@
+package dev.deja.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What the client answers the launcher before any server exists (no server is started here). */
+class DaemonClientTest {
+    @TempDir
+    Path temporary;
+
+    @Test
+    void run_noServerAndTheLauncherStartsOneAfter_asksForANewJvmThenAStart_withoutStartingOne() throws Exception {
+        Path directory = temporary.resolve("daemon");
+        System.setProperty("deja.daemon.dir", directory.toString());
+        try {
+            assertThat(DaemonClient.run(temporary, new String[] {"check", "trace", "script.py"}, "classes", true))
+                    .isEqualTo(DaemonClient.RUN_COLD_THEN_START);
+            // Nothing started: no socket, no log of a server.
+            assertThat(Files.exists(directory) && Files.list(directory).findAny().isPresent()).isFalse();
+            // A command the engine does not run is still simply run cold.
+            assertThat(DaemonClient.run(temporary, new String[] {"check", "--no-daemon", "trace", "script.py"}, "classes",
+                    true)).isEqualTo(DaemonClient.RUN_COLD);
+            assertThat(DaemonClient.run(temporary, new String[] {"view", "trace"}, "classes", true))
+                    .isEqualTo(DaemonClient.RUN_COLD);
+        } finally {
+            System.clearProperty("deja.daemon.dir");
+        }
+    }
+}
