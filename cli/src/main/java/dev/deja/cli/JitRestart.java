@@ -13,9 +13,9 @@ import dev.deja.check.Checker;
  * compilation cost 6-15 s here). What the check wrote before it stopped is an unfinished history, which the check run
  * again replaces.
  */
-final class JitRestart {
+public final class JitRestart {
     /** The system property holding the exit status that asks the launcher to run the command again with the JIT. */
-    static final String PROPERTY = "deja.python.jitRestartStatus";
+    public static final String PROPERTY = "deja.python.jitRestartStatus";
 
     /** The least time over which the pace is taken from calls close together. */
     static final long WINDOW_NANOS = 1_000_000_000L;
