@@ -183,12 +183,9 @@ public final class Checker {
      * script text (a re-check that likely needs no Python, see {@link ScriptOutline}); then nothing is started.
      */
     public static void startPython(Path script, Options options, StateHistory history) {
-        boolean wholeTrace = options.fromPosition() == 0 && options.toPosition() == Long.MAX_VALUE
-                && options.limit() == Long.MAX_VALUE;
-        if (options.reuseHistory() && wholeTrace) {
+        if (options.reuseHistory() && wholeTrace(options)) {
             try {
-                String digest = ScriptOutline.digestOf(Files.readString(script, StandardCharsets.UTF_8), Engine.DIGEST);
-                if (history.scriptOutline().filter(o -> o.digest().equals(digest)).isPresent()) {
+                if (storedOutline(Files.readString(script, StandardCharsets.UTF_8), history).isPresent()) {
                     return;
                 }
             } catch (IOException | RuntimeException e) {
@@ -212,8 +209,7 @@ public final class Checker {
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read the script " + script + ": " + e.getMessage(), e);
         }
-        boolean wholeTrace = options.fromPosition() == 0 && options.toPosition() == Long.MAX_VALUE
-                && options.limit() == Long.MAX_VALUE;
+        boolean wholeTrace = wholeTrace(options);
         String settings = "predicate timeout " + options.predicateTimeout().toMillis() + " ms";
         if (options.reuseHistory() && wholeTrace) {
             Optional<CheckReport> reused = withoutPython(trace, script, text, settings, options, history);
@@ -427,8 +423,7 @@ public final class Checker {
      */
     private static Optional<CheckReport> withoutPython(Path trace, Path script, String text, String settings,
                                                        Options options, StateHistory history) {
-        String digest = ScriptOutline.digestOf(text, Engine.DIGEST);
-        Optional<ScriptOutline> outline = history.scriptOutline().filter(o -> o.digest().equals(digest));
+        Optional<ScriptOutline> outline = storedOutline(text, history);
         if (outline.isEmpty() || history.unservable(outline.get().tables()).isPresent()) {
             return Optional.empty();
         }
@@ -455,6 +450,17 @@ public final class Checker {
         options.listener().evaluatedWithoutPython();
         options.listener().evaluated(Map.of(), reused.keySet());
         return Optional.of(report);
+    }
+
+    /** Whether {@code options} check the whole trace (no --from, --to or --limit), the only checks that store results. */
+    private static boolean wholeTrace(Options options) {
+        return options.fromPosition() == 0 && options.toPosition() == Long.MAX_VALUE && options.limit() == Long.MAX_VALUE;
+    }
+
+    /** The outline {@code history} stores of a script with exactly the text {@code text}, if it stores one. */
+    private static Optional<ScriptOutline> storedOutline(String text, StateHistory history) {
+        String digest = ScriptOutline.digestOf(text, Engine.DIGEST);
+        return history.scriptOutline().filter(o -> o.digest().equals(digest));
     }
 
     /** The stored result if a predicate with this fingerprint may reuse it, else null. */
