@@ -157,8 +157,17 @@ public final class Checker {
     }
 
     /**
-     * Whether the launcher left the Graal JIT out of this JVM on purpose (a one-shot check, which runs Python interpreted
-     * from the JVM's AOT cache instead, faster for a JVM that checks once).
+     * The system property by which a check is run with its Python predicates interpreted on purpose; its value says why.
+     * The launcher sets it for a one-shot check in a new JVM, which then has no JIT at all; the warm engine of {@code
+     * deja daemon} sets it while it runs a check, which then takes its contexts from a second Python engine that never
+     * compiles.
+     */
+    public static final String PYTHON_INTERPRETED_PROPERTY = PythonEngine.INTERPRETED_ON_PURPOSE;
+
+    /**
+     * Whether a check that starts now runs its Python predicates interpreted on purpose ({@link
+     * #PYTHON_INTERPRETED_PROPERTY}): a one-shot check, which runs Python from the JVM's AOT cache instead, faster for a
+     * JVM that checks once, or a check of the warm engine.
      */
     public static boolean pythonInterpretedOnPurpose() {
         return PythonEngine.interpretedOnPurpose().isPresent();
@@ -169,8 +178,20 @@ public final class Checker {
      * process, such as the warm engine of {@code deja daemon}, does before its first check).
      */
     public static void warmUp() {
+        warmUp(PythonEngine.get());
+    }
+
+    /**
+     * Prepares, as {@link #warmUp()} does, the engine of checks run interpreted on purpose (the warm engine's checks: in
+     * a JVM with the JIT, a second engine that never compiles; see {@code PythonEngine.forThisCheck}).
+     */
+    public static void warmUpInterpreted() {
+        warmUp(PythonEngine.interpreted());
+    }
+
+    private static void warmUp(org.graalvm.polyglot.Engine engine) {
         String script = "from deja import always\n\n@always\ndef warm():\n    return True\n";
-        try (ScriptEvaluator ignored = new ScriptEvaluator(script, "<warm-up>", Duration.ofSeconds(60),
+        try (ScriptEvaluator ignored = new ScriptEvaluator(engine, script, "<warm-up>", Duration.ofSeconds(60),
                 OutputStream.nullOutputStream())) {
             // Closing gives the context back for the next check.
         }

@@ -336,9 +336,9 @@ public final class CheckCommand implements Callable<Integer> {
         // Once per run (not again on each --watch re-check): how fast predicates run depends on it, about 20x.
         // A check that needed no Python says so instead: asking whether the JIT is on would start the Python engine.
         String engine = withoutPython ? "; Python not needed (no predicate changed)" : engineSaid ? ""
-                : Checker.pythonJit() ? "; Python predicates compiled by the Graal JIT"
                 : Checker.pythonInterpretedOnPurpose()
                 ? "; Python predicates interpreted (a one-shot check; DEJA_FULL_JIT=1 compiles them)"
+                : Checker.pythonJit() ? "; Python predicates compiled by the Graal JIT"
                 : "; Python predicates interpreted (no Graal JIT in this JVM)";
         engineSaid |= !withoutPython;
         String reuse = reusedPredicates == 0 ? "" : String.format(Locale.ROOT, ", reusing %d of %d predicates' results",

@@ -11,7 +11,8 @@ import dev.deja.check.Checker;
  * system property {@value #PROPERTY}, with which exit status to ask it for the JIT instead; the check stops and exits
  * with it once the events left would take more than {@link #REMAINING_NANOS} (or {@value #REMAINING_PROPERTY}) at its latest pace (the JIT's start and
  * compilation cost 6-15 s here). What the check wrote before it stopped is an unfinished history, which the check run
- * again replaces.
+ * again replaces. The warm engine of {@code deja daemon} runs its checks the same way, with a second Python engine that
+ * never compiles, and runs a check that asks for the JIT again itself.
  */
 public final class JitRestart {
     /** The system property holding the exit status that asks the launcher to run the command again with the JIT. */
@@ -66,7 +67,7 @@ public final class JitRestart {
         this.remainingNanos = remainingNanos;
     }
 
-    /** The launcher's request, or one that never restarts (no such property, or the JIT is on). */
+    /** The launcher's (or the warm engine's) request, or one that never restarts (no such property, or the JIT is on). */
     static JitRestart fromLauncher() {
         String value = System.getProperty(PROPERTY);
         int status = -1;

@@ -2,6 +2,7 @@ package dev.deja.daemon;
 
 import dev.deja.check.Checker;
 import dev.deja.cli.Interrupts;
+import dev.deja.cli.JitRestart;
 import dev.deja.cli.Progress;
 import dev.deja.main.DejaCli;
 import java.io.BufferedOutputStream;
@@ -27,6 +28,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -76,6 +78,8 @@ public final class DaemonServer {
     private FileChannel lockChannel;
     private FileLock lock;
     private Thread warmUp;
+    // Counted down once the engine that checks use first (the interpreted one) is ready; commands wait only for that.
+    private final java.util.concurrent.CountDownLatch checksReady = new java.util.concurrent.CountDownLatch(1);
 
     /**
      * A server for the location, serving clients of build {@code build} in {@code workingDirectory} with
@@ -153,17 +157,30 @@ public final class DaemonServer {
         return true;
     }
 
-    /** Prepares the Python engine and a context in the background; the first command waits for it. */
+    /**
+     * Prepares the Python engines and a context of each in the background: first the one checks start on (interpreted,
+     * see {@link #execute}), for which the first command waits, then the JIT's (explore, and checks that start again
+     * with it).
+     */
     void startWarmUp() {
         warmUp = Thread.ofPlatform().daemon().name("deja-daemon-warm-up").start(() -> {
-            long start = System.nanoTime();
             try {
-                Checker.warmUp();
-                log(String.format(Locale.ROOT, "Python engine ready in %.1f s", (System.nanoTime() - start) / 1e9));
-            } catch (RuntimeException e) {
-                log("warm-up failed (commands still run): " + e);
+                warm("interpreted", Checker::warmUpInterpreted);
+            } finally {
+                checksReady.countDown();
             }
+            warm("with the JIT", Checker::warmUp);
         });
+    }
+
+    private static void warm(String which, Runnable warmUp) {
+        long start = System.nanoTime();
+        try {
+            warmUp.run();
+            log(String.format(Locale.ROOT, "Python engine (%s) ready in %.1f s", which, (System.nanoTime() - start) / 1e9));
+        } catch (RuntimeException e) {
+            log("warm-up (" + which + ") failed (commands still run): " + e);
+        }
     }
 
     /** Accepts connections until stopped. */
@@ -273,7 +290,7 @@ public final class DaemonServer {
     }
 
     /** Runs the command line with the client's streams as standard output and error. */
-    private static Result execute(Protocol.Request request, Frames frames) {
+    static Result execute(Protocol.Request request, Frames frames) {
         PrintStream out = new PrintStream(new BufferedOutputStream(frames.stream(Protocol.OUT), 8192), true,
                 charset(request.stdoutEncoding()));
         PrintStream err = new PrintStream(new BufferedOutputStream(frames.stream(Protocol.ERR), 8192), true,
@@ -288,7 +305,23 @@ public final class DaemonServer {
         System.setProperty("picocli.ansi", Boolean.toString(request.terminal()));
         System.setProperty(Progress.CLIENT_TERMINAL, Boolean.toString(request.terminal()));
         try {
-            return new Result(DejaCli.commandLine().execute(request.arguments().toArray(String[]::new)), false);
+            String[] arguments = request.arguments().toArray(String[]::new);
+            if (interpretedFirst(request)) {
+                int status;
+                System.setProperty(Checker.PYTHON_INTERPRETED_PROPERTY, "the warm engine's check");
+                System.setProperty(JitRestart.PROPERTY, Integer.toString(RESTART_WITH_JIT));
+                try {
+                    status = DejaCli.commandLine().execute(arguments);
+                } finally {
+                    System.clearProperty(Checker.PYTHON_INTERPRETED_PROPERTY);
+                    System.clearProperty(JitRestart.PROPERTY);
+                }
+                if (status != RESTART_WITH_JIT) {
+                    return new Result(status, false);
+                }
+                // The check said why on standard error; it starts again from the beginning, as the launcher's does.
+            }
+            return new Result(DejaCli.commandLine().execute(arguments), false);
         } catch (Throwable t) {
             // What would end a JVM of its own: printed as the JVM prints it, with the JVM's exit status.
             err.print("Exception in thread \"main\" ");
@@ -306,6 +339,26 @@ public final class DaemonServer {
                 System.setProperty("picocli.ansi", previousAnsi);
             }
         }
+    }
+
+    /** The exit status by which a check run interpreted asks to be run again with the JIT (as the launcher's are). */
+    static final int RESTART_WITH_JIT = 250;
+
+    /**
+     * Whether the command is a check that starts with its Python predicates interpreted, as a one-shot check in a new
+     * JVM does, and starts again with the JIT once they turn out heavy ({@link JitRestart}): every {@code deja check}
+     * but {@code --classify-liveness} (many steps of random walks) or with {@code DEJA_FULL_JIT=1}, in a JVM that has
+     * the JIT. Compiled predicates pay off only after a script text was checked several times, and the JIT compiles the
+     * code of each new text again, an edit's too: in one JVM, for each example in turn, two full checks and 20 re-checks
+     * with one predicate edited (the benchmark's 3,000-step traces), the full checks took 0.7-1.9 s interpreted against
+     * 1.2-3.0 s with the JIT, and the median re-check 37-199 ms against 64-297 ms (docs/recheck.md).
+     */
+    static boolean interpretedFirst(Protocol.Request request) {
+        List<String> arguments = request.arguments();
+        return !arguments.isEmpty() && arguments.getFirst().equals("check")
+                && !arguments.contains("--classify-liveness")
+                && !"1".equals(request.environment().get("DEJA_FULL_JIT"))
+                && Checker.pythonJit();
     }
 
     private static Charset charset(String name) {
@@ -357,7 +410,7 @@ public final class DaemonServer {
     private void awaitWarmUp() {
         if (warmUp != null) {
             try {
-                warmUp.join();
+                checksReady.await();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

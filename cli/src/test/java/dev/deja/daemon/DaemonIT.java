@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.deja.check.Checker;
 import dev.deja.check.testing.ExampleRuns;
 import dev.deja.check.testing.TraceBytes;
 import dev.deja.cli.Sigint;
@@ -494,9 +495,10 @@ class DaemonIT {
     /**
      * The launcher's C1-only flag for a command run in a new JVM: a one-shot check, or an explore with a script, runs C1
      * alone there (see the launcher, {@code deja}), at about half the CPU of C2, which a new JVM beside the engine on two
-     * cores feels. What the command prints is the same with C1 or C2. (The launcher also runs a re-check's predicates,
-     * and those of a search with --stop-at-first, interpreted from an AOT cache; these new JVMs keep the Graal JIT, as
-     * the engine does, so that the line saying whether the JIT is on is the same on both sides.)
+     * cores feels. What the command prints is the same with C1 or C2. A one-shot check also gets the launcher's request
+     * to run its predicates interpreted ({@link Checker#PYTHON_INTERPRETED_PROPERTY}), as the engine runs its checks, so
+     * that the line saying how Python ran is the same on both sides. (The launcher's new JVM then has no JIT and runs
+     * from an AOT cache; these keep the Graal JIT and take the engine that never compiles, as the warm engine does.)
      */
     static List<String> launcherFlags(List<String> args) {
         boolean oneShot = switch (args.getFirst()) {
@@ -504,7 +506,14 @@ class DaemonIT {
             case "explore" -> args.stream().anyMatch(arg -> arg.equals("--script") || arg.startsWith("--script="));
             default -> false;
         };
-        return oneShot ? List.of("-XX:TieredStopAtLevel=1") : List.of();
+        List<String> flags = new ArrayList<>();
+        if (oneShot) {
+            flags.add("-XX:TieredStopAtLevel=1");
+        }
+        if (oneShot && args.getFirst().equals("check") && !args.contains("--classify-liveness")) {
+            flags.add("-D" + Checker.PYTHON_INTERPRETED_PROPERTY + "=one-shot");
+        }
+        return flags;
     }
 
     /** This JVM's flags (the build's, with the Graal compiler), without the test runner's own. */

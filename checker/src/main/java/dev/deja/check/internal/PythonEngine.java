@@ -45,6 +45,8 @@ public final class PythonEngine {
     static final String NEVER_COMPILED = "~" + SETUP_MARK + ",~<module>";
 
     private static Engine engine;
+    // The engine of checks run interpreted on purpose in a JVM that has the JIT (see forThisCheck); null until one ran.
+    private static Engine interpretedEngine;
     private static boolean warned;
 
     private PythonEngine() {
@@ -80,6 +82,33 @@ public final class PythonEngine {
             }
         }
         return engine;
+    }
+
+    /**
+     * The engine for a check that starts now: {@link #get()}, unless the check runs interpreted on purpose
+     * ({@link #interpretedOnPurpose()}) in a JVM that has the JIT, such as the warm engine of {@code deja daemon}.
+     * Then it is a second engine of this process that never compiles.
+     *
+     * <p>Why a second engine: compiled predicates pay off only after a script text has been checked a few times, and
+     * the JIT compiles the code of every new text again (an edit makes a new text). In a JVM that had checked Paxos
+     * three times, the first full check of chord's 3,000-step trace took 4.7-5.9 s with the JIT and 2.5-4.9 s without
+     * it, the lock server's 2.5-2.8 s against 1.0-1.1 s, the store's 4.1-4.2 s against 1.3-1.8 s (the JIT's
+     * compilations, 0.5-2.5 s of CPU each, share the two cores with the check); a check whose predicates turn out heavy
+     * starts again on {@link #get()} (see the command line's JitRestart).
+     */
+    public static synchronized Engine forThisCheck() {
+        return interpretedOnPurpose().isPresent() ? interpreted() : get();
+    }
+
+    /** The engine that never compiles: {@link #get()} itself in a JVM without the JIT, else a second one. */
+    public static synchronized Engine interpreted() {
+        if (!jit()) {
+            return get();
+        }
+        if (interpretedEngine == null) {
+            interpretedEngine = builder().allowExperimentalOptions(true).option("engine.Compilation", "false").build();
+        }
+        return interpretedEngine;
     }
 
     /**
@@ -121,9 +150,12 @@ public final class PythonEngine {
                 .err(OutputStream.nullOutputStream());
     }
 
-    /** Starts making a context for the next check on a thread of its own (see {@link ReusableContext#startInBackground}). */
+    /**
+     * Starts making a context of {@link #forThisCheck()}'s engine for the next check on a thread of its own (see
+     * {@link ReusableContext#startInBackground}).
+     */
     public static void startContextInBackground() {
-        ReusableContext.startInBackground();
+        ReusableContext.startInBackground(forThisCheck());
     }
 
     /** Whether runtime compilation is available ({@code "Interpreted"} is the name of the JIT-less engine). */
@@ -132,12 +164,13 @@ public final class PythonEngine {
     }
 
     /**
-     * The system property by which the launcher says that it left the JIT out on purpose (a one-shot check, which runs
-     * from an AOT cache instead); its value says why, and no warning is printed.
+     * The system property by which a check is run interpreted on purpose; its value says why, and no warning is
+     * printed. The launcher sets it for a one-shot check, which runs from an AOT cache in a JVM without the JIT; the warm
+     * engine sets it while it runs a check, which then takes its contexts from {@link #interpreted()}.
      */
     public static final String INTERPRETED_ON_PURPOSE = "deja.python.interpreted";
 
-    /** Why the launcher left the JIT out on purpose, if it did (see {@link #INTERPRETED_ON_PURPOSE}). */
+    /** Why a check that starts now runs interpreted on purpose, if it does (see {@link #INTERPRETED_ON_PURPOSE}). */
     public static java.util.Optional<String> interpretedOnPurpose() {
         return java.util.Optional.ofNullable(System.getProperty(INTERPRETED_ON_PURPOSE)).filter(why -> !why.isBlank());
     }

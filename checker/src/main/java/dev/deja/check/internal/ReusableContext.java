@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.EnvironmentAccess;
 import org.graalvm.polyglot.HostAccess;
 import org.graalvm.polyglot.PolyglotAccess;
@@ -128,22 +129,25 @@ final class ReusableContext {
      * all find one in the next exploration of a long-lived process.
      */
     private static final int MAX_IDLE = Math.max(1, Runtime.getRuntime().availableProcessors());
-    private static final java.util.ArrayDeque<ReusableContext> idle = new java.util.ArrayDeque<>();
+    // Per engine (a JVM with the JIT may have two, see PythonEngine.forThisCheck); guarded by ReusableContext.class.
+    private static final java.util.Map<Engine, java.util.ArrayDeque<ReusableContext>> idle = new java.util.HashMap<>();
     private static long created;
 
     final Context context;
+    private final Engine engine;
     private final Value installer;
     // Flushes Python's sys.stdout and sys.stderr; an expression, so that it binds no name in the main module.
     private final Value flusher;
     private final SwitchableOutput output;
 
-    private ReusableContext() {
+    private ReusableContext(Engine engine) {
         synchronized (ReusableContext.class) {
             created++;
         }
+        this.engine = engine;
         this.output = new SwitchableOutput();
         this.context = Context.newBuilder("python")
-                .engine(PythonEngine.get())
+                .engine(engine)
                 .allowHostAccess(HostAccess.EXPLICIT)
                 .allowHostClassLookup(name -> false)
                 .allowIO(IOAccess.NONE)
@@ -172,24 +176,27 @@ final class ReusableContext {
 
     /** The context {@link #startInBackground} is making, until {@link #acquire} takes it; null if none. */
     private static java.util.concurrent.CompletableFuture<ReusableContext> starting;
+    /** The engine of {@link #starting}'s context. */
+    private static Engine startingEngine;
 
     /**
-     * Starts making a context on a thread of its own, unless one is idle or being made, so that a later
-     * {@link #acquire} finds it ready or waits only for the rest: a one-shot check does its other preparations (the
-     * history, the trace, the command line) meanwhile, on the other core. The thread is a daemon: a process that ends
-     * without checking does not wait for it.
+     * Starts making a context of {@code engine} on a thread of its own, unless one of it is idle or one is being made,
+     * so that a later {@link #acquire} finds it ready or waits only for the rest: a one-shot check does its other
+     * preparations (the history, the trace, the command line) meanwhile, on the other core. The thread is a daemon: a
+     * process that ends without checking does not wait for it.
      */
-    static void startInBackground() {
+    static void startInBackground(Engine engine) {
         java.util.concurrent.CompletableFuture<ReusableContext> future = new java.util.concurrent.CompletableFuture<>();
         synchronized (ReusableContext.class) {
-            if (!idle.isEmpty() || starting != null) {
+            if (!idle(engine).isEmpty() || starting != null) {
                 return;
             }
             starting = future;
+            startingEngine = engine;
         }
         Thread thread = new Thread(() -> {
             try {
-                future.complete(new ReusableContext());
+                future.complete(new ReusableContext(engine));
             } catch (Throwable e) {
                 future.completeExceptionally(e);
             }
@@ -199,17 +206,18 @@ final class ReusableContext {
     }
 
     /**
-     * The idle context if there is one, else the one being started, else a new one; its script output goes to
-     * {@code scriptOutput}.
+     * An idle context of {@code engine} if there is one, else the one being started for it, else a new one; its script
+     * output goes to {@code scriptOutput}.
      */
-    static ReusableContext acquire(OutputStream scriptOutput) {
+    static ReusableContext acquire(Engine engine, OutputStream scriptOutput) {
         ReusableContext taken;
         java.util.concurrent.CompletableFuture<ReusableContext> pending = null;
         synchronized (ReusableContext.class) {
-            taken = idle.pollFirst();
-            if (taken == null) {
+            taken = idle(engine).pollFirst();
+            if (taken == null && startingEngine == engine) {
                 pending = starting;
                 starting = null;
+                startingEngine = null;
             }
         }
         if (pending != null) {
@@ -221,10 +229,15 @@ final class ReusableContext {
             }
         }
         if (taken == null) {
-            taken = new ReusableContext();
+            taken = new ReusableContext(engine);
         }
         taken.output.target = Objects.requireNonNull(scriptOutput, "scriptOutput");
         return taken;
+    }
+
+    /** The idle contexts of {@code engine}; the caller holds the class's lock. */
+    private static java.util.ArrayDeque<ReusableContext> idle(Engine engine) {
+        return idle.computeIfAbsent(engine, ignored -> new java.util.ArrayDeque<>());
     }
 
     /** How many contexts this process created (for tests). */
@@ -247,8 +260,9 @@ final class ReusableContext {
         output.target = OutputStream.nullOutputStream();
         if (reusable) {
             synchronized (ReusableContext.class) {
-                if (idle.size() < MAX_IDLE) {
-                    idle.addFirst(this);
+                java.util.ArrayDeque<ReusableContext> kept = idle(engine);
+                if (kept.size() < MAX_IDLE) {
+                    kept.addFirst(this);
                     return;
                 }
             }

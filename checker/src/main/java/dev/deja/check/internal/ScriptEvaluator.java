@@ -125,13 +125,23 @@ public final class ScriptEvaluator implements AutoCloseable {
     private volatile boolean closed;
 
     /**
-     * Loads {@code text} (named {@code fileName} in messages) and runs its declarations.
+     * Loads {@code text} (named {@code fileName} in messages) and runs its declarations, in a context of the engine
+     * {@link PythonEngine#forThisCheck()} gives.
      *
      * @throws ScriptException for a syntax error, an error while declaring, or no predicate at all
      */
     public ScriptEvaluator(String text, String fileName, Duration predicateTimeout, OutputStream scriptOutput) {
+        this(PythonEngine.forThisCheck(), text, fileName, predicateTimeout, scriptOutput);
+    }
+
+    /**
+     * Loads {@code text} as {@link #ScriptEvaluator(String, String, Duration, OutputStream)} does, in a context of
+     * {@code engine} (one of {@link PythonEngine}'s).
+     */
+    public ScriptEvaluator(org.graalvm.polyglot.Engine engine, String text, String fileName, Duration predicateTimeout,
+                           OutputStream scriptOutput) {
         this.timeoutNanos = predicateTimeout.toNanos();
-        this.pooled = ReusableContext.acquire(scriptOutput);
+        this.pooled = ReusableContext.acquire(engine, scriptOutput);
         this.context = pooled.context;
         boolean ok = false;
         try {

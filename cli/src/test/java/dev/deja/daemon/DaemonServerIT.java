@@ -1,0 +1,120 @@
+package dev.deja.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import dev.deja.check.Checker;
+import dev.deja.check.testing.ExampleRuns;
+import dev.deja.examples.paxos.PaxosExample;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * How the warm engine runs a check, in this JVM (which has the Graal JIT, as the engine's has): its predicates start
+ * interpreted, in the engine that never compiles, and a check whose predicates turn out heavy starts again with the JIT,
+ * as the launcher does with a one-shot check.
+ */
+class DaemonServerIT {
+    private static final String SCRIPT = Path.of("..").resolve(new PaxosExample().script().orElseThrow()).toString();
+
+    @TempDir
+    static Path temporary;
+
+    private static Path buggy;
+
+    @BeforeAll
+    static void record() {
+        // Seed 22 in the paper's setting shows the latest-response bug (see CheckerPaxosIT).
+        buggy = ExampleRuns.simulate(temporary, "paxos", 7, Optional.of("latest-response"), 22,
+                settings -> settings.dropProbability(0.3).delayMillis(1, 100)).trace();
+    }
+
+    @Test
+    void execute_check_runsThePredicatesInterpreted() throws Exception {
+        assumeThat(Checker.pythonJit()).as("this JVM has the Graal JIT").isTrue();
+        Answer answer = execute("check", copy(buggy, "plain").toString(), SCRIPT);
+        assertThat(answer.status()).as(answer.err()).isEqualTo(1);
+        assertThat(answer.out()).contains("global_consistency").contains(": 1 violation");
+        assertThat(answer.err()).contains("replayed the trace").contains("; Python predicates interpreted (")
+                .doesNotContain("starts again");
+        assertThat(System.getProperty(Checker.PYTHON_INTERPRETED_PROPERTY)).as("cleared after the command").isNull();
+    }
+
+    @Test
+    void execute_checkWithHeavyPredicates_startsAgainWithTheJit_andGivesTheReport() throws Exception {
+        assumeThat(Checker.pythonJit()).as("this JVM has the Graal JIT").isTrue();
+        // A predicate that sleeps 1 ms at each of the first 2,000 events: the pace is judged within them; with a limit
+        // of 0 ms left, the interpreted check always asks for the JIT.
+        Path slow = temporary.resolve("slow.py");
+        Files.writeString(slow, Files.readString(Path.of(SCRIPT)) + """
+
+                import time
+                from deja import event
+
+                @always
+                def slow_at_first():
+                    if event.position < 2000:
+                        time.sleep(0.001)
+                    return True
+                """);
+        Path trace = copy(buggy, "restart");
+        Answer answer;
+        System.setProperty("deja.python.jitRestartRemainingMillis", "0");
+        try {
+            answer = execute("check", trace.toString(), slow.toString());
+        } finally {
+            System.clearProperty("deja.python.jitRestartRemainingMillis");
+        }
+        assertThat(answer.status()).as(answer.err()).isEqualTo(1);
+        assertThat(answer.err().split("so the check starts again with the Graal JIT", -1)).as(answer.err()).hasSize(2);
+        assertThat(answer.err()).contains("ms per event interpreted")
+                .contains("replayed the trace").contains("; Python predicates compiled by the Graal JIT");
+        assertThat(answer.out()).contains("global_consistency").contains(": 1 violation");
+    }
+
+    /** What the engine sent for a command line: standard output, standard error and the exit status. */
+    private record Answer(String out, String err, int status) {
+    }
+
+    private static Answer execute(String... arguments) throws IOException {
+        ByteArrayOutputStream sent = new ByteArrayOutputStream();
+        DaemonServer.Frames frames = new DaemonServer.Frames(new DataOutputStream(sent));
+        Protocol.Request request = new Protocol.Request(Protocol.Kind.RUN, "a build", System.getProperty("user.dir"),
+                Map.of(), false, "UTF-8", "UTF-8", List.of(arguments));
+        DaemonServer.Result result = DaemonServer.execute(request, frames);
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(sent.toByteArray()));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        for (Protocol.Frame frame; (frame = Protocol.Frame.read(in)) != null; ) {
+            (frame.type() == Protocol.OUT ? out : err).write(frame.bytes());
+        }
+        return new Answer(out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), result.status());
+    }
+
+    /** A copy of the recorded trace {@code trace} named {@code name}, without the history of any check. */
+    private static Path copy(Path trace, String name) throws IOException {
+        Path copy = temporary.resolve(name);
+        try (var files = Files.walk(trace)) {
+            for (Path file : files.toList()) {
+                String relative = trace.relativize(file).toString();
+                if (relative.equals("check") || relative.startsWith("check/")) {
+                    continue;
+                }
+                Files.copy(file, copy.resolve(relative));
+            }
+        }
+        return copy;
+    }
+}
