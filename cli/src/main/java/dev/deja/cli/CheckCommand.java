@@ -194,10 +194,21 @@ public final class CheckCommand implements Callable<Integer> {
         } catch (CheckDatabaseException e) {
             throw new UsageException(e.getMessage(), e);
         }
-        // Python's start (about a second in a new JVM) goes on beside what comes before the check itself.
-        Checker.startPython(script, checkOptions(), opened);
+        // Python's start (about a second in a new JVM) goes on beside what comes before the check itself, in the engine
+        // that the first check takes.
+        boolean interpretFirst = interpretsFirstHere();
+        if (interpretFirst) {
+            System.setProperty(Checker.PYTHON_INTERPRETED_PROPERTY, "--watch");
+        }
+        try {
+            Checker.startPython(script, checkOptions(), opened);
+        } finally {
+            if (interpretFirst) {
+                System.clearProperty(Checker.PYTHON_INTERPRETED_PROPERTY);
+            }
+        }
         try (StateHistory history = opened) {
-            int status = checkOnce(history, err);
+            int status = checkOnceInterpretedFirst(history, err);
             if (!watch) {
                 return status;
             }
@@ -213,7 +224,7 @@ public final class CheckCommand implements Callable<Integer> {
                     CheckReport previous = lastReport;
                     System.out.println();
                     long startNanos = System.nanoTime();
-                    checkOnce(history, err);
+                    checkOnceInterpretedFirst(history, err);
                     // What this save changed: declarations, findings, time.
                     WatchDiff.print(checkedText, text, previous, lastReport, System.nanoTime() - startNanos, err);
                     checkedText = text;
@@ -233,7 +244,40 @@ public final class CheckCommand implements Callable<Integer> {
     }
 
     /** Whether to start this check again with the JIT, asked as it goes (see {@link JitRestart}). */
-    private final JitRestart jitRestart = JitRestart.fromLauncher();
+    private JitRestart jitRestart = JitRestart.fromLauncher();
+
+    /** Whether this command's checks run interpreted first in this JVM (see {@link #checkOnceInterpretedFirst}). */
+    private boolean interpretsFirstHere() {
+        return watch && !classifyLiveness && !"1".equals(System.getenv("DEJA_FULL_JIT"))
+                && !Checker.pythonInterpretedOnPurpose() && Checker.pythonJit();
+    }
+
+    /** The status by which a check of --watch asks to be run again with the JIT in this JVM. */
+    private static final int RESTART_HERE = 250;
+
+    /**
+     * {@link #checkOnce}, for --watch with its predicates interpreted first and again with the JIT if they turn out
+     * heavy, as the warm engine runs a check (in a JVM with the JIT, a second Python engine that never compiles; see
+     * {@code DaemonServer.interpretedFirst}): each save makes a new script text, whose code the JIT compiles again while
+     * the check runs, and the edited re-checks of one JVM took 37-199 ms interpreted against 64-297 ms with the JIT.
+     * Not with --classify-liveness (many steps of random walks) or DEJA_FULL_JIT=1.
+     */
+    private int checkOnceInterpretedFirst(StateHistory history, PrintWriter err) {
+        if (!interpretsFirstHere()) {
+            return checkOnce(history, err);
+        }
+        int status;
+        System.setProperty(Checker.PYTHON_INTERPRETED_PROPERTY, "--watch");
+        jitRestart = new JitRestart(RESTART_HERE);
+        try {
+            status = checkOnce(history, err);
+        } finally {
+            System.clearProperty(Checker.PYTHON_INTERPRETED_PROPERTY);
+            jitRestart = JitRestart.fromLauncher();
+        }
+        // The check said why on standard error.
+        return status == RESTART_HERE ? checkOnce(history, err) : status;
+    }
 
     /** The report of the latest check of this command, null if it failed; what --watch compares the next with. */
     private CheckReport lastReport;
@@ -336,6 +380,9 @@ public final class CheckCommand implements Callable<Integer> {
         // Once per run (not again on each --watch re-check): how fast predicates run depends on it, about 20x.
         // A check that needed no Python says so instead: asking whether the JIT is on would start the Python engine.
         String engine = withoutPython ? "; Python not needed (no predicate changed)" : engineSaid ? ""
+                : Checker.pythonInterpretedOnPurpose() && watch
+                ? "; Python predicates interpreted (--watch starts each check so, and again with the JIT if it turns out"
+                + " heavy; DEJA_FULL_JIT=1 compiles them)"
                 : Checker.pythonInterpretedOnPurpose()
                 ? "; Python predicates interpreted (a one-shot check; DEJA_FULL_JIT=1 compiles them)"
                 : Checker.pythonJit() ? "; Python predicates compiled by the Graal JIT"

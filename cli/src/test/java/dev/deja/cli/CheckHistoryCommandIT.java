@@ -3,6 +3,7 @@ package dev.deja.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.deja.check.CheckReport;
+import dev.deja.check.Checker;
 import dev.deja.check.testing.ExampleRuns;
 import dev.deja.examples.paxos.PaxosExample;
 import dev.deja.runtime.Deployment;
@@ -12,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
@@ -193,7 +195,16 @@ class CheckHistoryCommandIT {
         Path trace = copyOf(buggy, "watch");
         Path script = temporary.resolve("watched.py");
         Files.writeString(script, Files.readString(Path.of(SCRIPT)));
-        List<String> command = Deployment.childJavaCommand(List.of("-Xmx1g"), System.getProperty("java.class.path"),
+        // With this JVM's Graal JIT, if it has it: --watch then runs each check interpreted first.
+        List<String> flags = new ArrayList<>(List.of("-Xmx1g"));
+        for (String flag : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (flag.equals("-XX:+UnlockExperimentalVMOptions") || flag.equals("-XX:+EnableJVMCI")
+                    || flag.startsWith("--upgrade-module-path")) {
+                flags.add(flag);
+            }
+        }
+        boolean jit = Checker.pythonJit();
+        List<String> command = Deployment.childJavaCommand(flags, System.getProperty("java.class.path"),
                 "dev.deja.main.DejaCli", List.of("check", trace.toString(), script.toString(), "--watch"));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
@@ -208,6 +219,8 @@ class CheckHistoryCommandIT {
         });
         try {
             assertThat(awaitLine(lines, "checked 2455 handler calls: 1 violation")).isTrue();
+            assertThat(awaitLine(lines, jit ? "; Python predicates interpreted (--watch starts each check so"
+                    : "; Python predicates interpreted (no Graal JIT in this JVM)")).isTrue();
             assertThat(awaitLine(lines, "deja check: watching")).isTrue();
             Files.writeString(script, Files.readString(script).replace("def global_consistency", "def agreement"));
             assertThat(awaitLine(lines, "agreement")).as("the re-check after saving names the renamed predicate").isTrue();
