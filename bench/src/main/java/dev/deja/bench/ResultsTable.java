@@ -111,6 +111,10 @@ final class ResultsTable {
                 for (String mode : new String[] {"cold", "warm"}) {
                     JsonNode side = e.getValue().path(mode);
                     String engine = mode.equals("cold") ? "new JVM" : "warm engine";
+                    if (side.has("first_full_check_of_the_script")) {
+                        summary("  one-shot full check, " + engine + ", its first of the script (" + e.getKey() + ")",
+                                side.path("first_full_check_of_the_script"), "s", "");
+                    }
                     summary("  one-shot full check, " + engine + " (" + e.getKey() + ", " + events + ")",
                             side.path("full_check"), "s", mode.equals("cold") ? "< 3 s" : "");
                     summary("  one-shot re-check, nothing edited, " + engine + " (" + e.getKey() + ")",
