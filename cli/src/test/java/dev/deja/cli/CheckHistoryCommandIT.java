@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.deja.check.CheckReport;
 import dev.deja.check.Checker;
-import dev.deja.check.testing.ExampleRuns;
-import dev.deja.examples.paxos.PaxosExample;
 import dev.deja.runtime.Deployment;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -15,7 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * re-checks when the script is saved.
  */
 class CheckHistoryCommandIT {
-    private static final String SCRIPT = Path.of("..").resolve(new PaxosExample().script().orElseThrow()).toString();
+    private static final String SCRIPT = PaxosFixtures.SCRIPT;
 
     @TempDir
     static Path temporary;
@@ -39,9 +36,7 @@ class CheckHistoryCommandIT {
 
     @BeforeAll
     static void record() {
-        // Seed 22 in the paper's setting shows the latest-response bug (see CheckerPaxosIT).
-        buggy = ExampleRuns.simulate(temporary, "paxos", 7, Optional.of("latest-response"), 22,
-                settings -> settings.dropProbability(0.3).delayMillis(1, 100)).trace();
+        buggy = PaxosFixtures.readmeTrace(temporary);
     }
 
     @Test
@@ -101,18 +96,7 @@ class CheckHistoryCommandIT {
             throws Exception {
         // A predicate that sleeps 1 ms at each of the first 2,000 events: the progress between two positions 1,000
         // apart takes at least a second, so the pace is judged; with a limit of 0 ms left, it always asks for the JIT.
-        Path slow = temporary.resolve("slow.py");
-        Files.writeString(slow, Files.readString(Path.of(SCRIPT)) + """
-
-                import time
-                from deja import event
-
-                @always
-                def slow_at_first():
-                    if event.position < 2000:
-                        time.sleep(0.001)
-                    return True
-                """);
+        Path slow = PaxosFixtures.slowAtFirstScript(temporary.resolve("slow.py"));
         Path reference = copyOf(buggy, "restart-reference");
         CliRun.Output expected = CliRun.run("check", reference.toString(), slow.toString(), "--json",
                 temporary.resolve("restart-reference.json").toString());

@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.deja.check.Checker;
-import dev.deja.check.testing.ExampleRuns;
-import dev.deja.examples.paxos.PaxosExample;
+import dev.deja.cli.PaxosFixtures;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -16,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * as the launcher does with a one-shot check.
  */
 class DaemonServerIT {
-    private static final String SCRIPT = Path.of("..").resolve(new PaxosExample().script().orElseThrow()).toString();
+    private static final String SCRIPT = PaxosFixtures.SCRIPT;
 
     @TempDir
     static Path temporary;
@@ -36,9 +34,7 @@ class DaemonServerIT {
 
     @BeforeAll
     static void record() {
-        // Seed 22 in the paper's setting shows the latest-response bug (see CheckerPaxosIT).
-        buggy = ExampleRuns.simulate(temporary, "paxos", 7, Optional.of("latest-response"), 22,
-                settings -> settings.dropProbability(0.3).delayMillis(1, 100)).trace();
+        buggy = PaxosFixtures.readmeTrace(temporary);
     }
 
     @Test
@@ -55,20 +51,8 @@ class DaemonServerIT {
     @Test
     void execute_checkWithHeavyPredicates_startsAgainWithTheJit_andGivesTheReport() throws Exception {
         assumeThat(Checker.pythonJit()).as("this JVM has the Graal JIT").isTrue();
-        // A predicate that sleeps 1 ms at each of the first 2,000 events: the pace is judged within them; with a limit
-        // of 0 ms left, the interpreted check always asks for the JIT.
-        Path slow = temporary.resolve("slow.py");
-        Files.writeString(slow, Files.readString(Path.of(SCRIPT)) + """
-
-                import time
-                from deja import event
-
-                @always
-                def slow_at_first():
-                    if event.position < 2000:
-                        time.sleep(0.001)
-                    return True
-                """);
+        // With no time allowed for the events left, the interpreted check asks for the JIT once the pace is judged.
+        Path slow = PaxosFixtures.slowAtFirstScript(temporary.resolve("slow.py"));
         Path trace = copy(buggy, "restart");
         Answer answer;
         System.setProperty("deja.python.jitRestartRemainingMillis", "0");
