@@ -68,6 +68,24 @@ class DaemonServerIT {
         assertThat(answer.out()).contains("global_consistency").contains(": 1 violation");
     }
 
+    @Test
+    void interpretedFirst_onlyForChecks_notWithClassifyLivenessOrDejaFullJit() {
+        assumeThat(Checker.pythonJit()).as("this JVM has the Graal JIT").isTrue();
+        assertThat(DaemonServer.interpretedFirst(request(Map.of(), "check", "t", "s.py"))).isTrue();
+        assertThat(DaemonServer.interpretedFirst(request(Map.of("DEJA_FULL_JIT", "0"), "check", "t", "s.py"))).isTrue();
+        assertThat(DaemonServer.interpretedFirst(request(Map.of(), "check", "t", "s.py", "--classify-liveness")))
+                .as("random walks: many steps, the JIT from the start").isFalse();
+        assertThat(DaemonServer.interpretedFirst(request(Map.of("DEJA_FULL_JIT", "1"), "check", "t", "s.py"))).isFalse();
+        assertThat(DaemonServer.interpretedFirst(request(Map.of(), "explore", "paxos", "--script", "s.py")))
+                .as("a search checks many paths with one script").isFalse();
+        assertThat(DaemonServer.interpretedFirst(request(Map.of(), "sql", "t", "SELECT 1"))).isFalse();
+    }
+
+    private static Protocol.Request request(Map<String, String> environment, String... arguments) {
+        return new Protocol.Request(Protocol.Kind.RUN, "a build", System.getProperty("user.dir"), environment, false,
+                "UTF-8", "UTF-8", List.of(arguments));
+    }
+
     /** What the engine sent for a command line: standard output, standard error and the exit status. */
     private record Answer(String out, String err, int status) {
     }
@@ -75,9 +93,7 @@ class DaemonServerIT {
     private static Answer execute(String... arguments) throws IOException {
         ByteArrayOutputStream sent = new ByteArrayOutputStream();
         DaemonServer.Frames frames = new DaemonServer.Frames(new DataOutputStream(sent));
-        Protocol.Request request = new Protocol.Request(Protocol.Kind.RUN, "a build", System.getProperty("user.dir"),
-                Map.of(), false, "UTF-8", "UTF-8", List.of(arguments));
-        DaemonServer.Result result = DaemonServer.execute(request, frames);
+        DaemonServer.Result result = DaemonServer.execute(request(Map.of(), arguments), frames);
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(sent.toByteArray()));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
