@@ -198,7 +198,7 @@ public final class CheckCommand implements Callable<Integer> {
         // that the first check takes.
         boolean interpretFirst = interpretsFirstHere();
         if (interpretFirst) {
-            System.setProperty(Checker.PYTHON_INTERPRETED_PROPERTY, "--watch");
+            System.setProperty(Checker.PYTHON_INTERPRETED_PROPERTY, "a check of a JVM that stays");
         }
         try {
             Checker.startPython(script, checkOptions(), opened);
@@ -246,29 +246,46 @@ public final class CheckCommand implements Callable<Integer> {
     /** Whether to start this check again with the JIT, asked as it goes (see {@link JitRestart}). */
     private JitRestart jitRestart = JitRestart.fromLauncher();
 
+    /**
+     * The system property by which the warm engine of {@code deja daemon} says that it runs this command: a JVM that
+     * stays, as that of --watch does (see {@link #checkOnceInterpretedFirst}).
+     */
+    public static final String WARM_ENGINE_PROPERTY = "deja.check.warmEngine";
+
     /** Whether this command's checks run interpreted first in this JVM (see {@link #checkOnceInterpretedFirst}). */
     private boolean interpretsFirstHere() {
-        return watch && !classifyLiveness && !"1".equals(System.getenv("DEJA_FULL_JIT"))
+        return interpretsFirst(watch || Boolean.getBoolean(WARM_ENGINE_PROPERTY), classifyLiveness, System.getenv());
+    }
+
+    /**
+     * Whether a check runs interpreted first, and again with the JIT in the same JVM if it turns out heavy: in a JVM that
+     * stays ({@code longLived}: --watch, or the warm engine) and has the JIT, unless it checks with --classify-liveness
+     * (many steps of random walks), {@code environment} sets DEJA_FULL_JIT=1, or the launcher already runs it
+     * interpreted.
+     */
+    static boolean interpretsFirst(boolean longLived, boolean classifyLiveness, Map<String, String> environment) {
+        return longLived && !classifyLiveness && !"1".equals(environment.get("DEJA_FULL_JIT"))
                 && !Checker.pythonInterpretedOnPurpose() && Checker.pythonJit();
     }
 
-    /** The status by which a check of --watch asks to be run again with the JIT in this JVM. */
+    /** The status by which a check asks to be run again with the JIT in this JVM. */
     private static final int RESTART_HERE = 250;
 
     /**
-     * {@link #checkOnce}, for --watch with its predicates interpreted first and again with the JIT if they turn out
-     * heavy, as the warm engine runs a check (in a JVM with the JIT, a second Python engine that never compiles; see
-     * {@code DaemonServer.interpretedFirst}): each save makes a new script text, whose code the JIT compiles again while
-     * the check runs, and the edited re-checks of one JVM took 37-199 ms interpreted against 64-297 ms with the JIT.
-     * Not with --classify-liveness (many steps of random walks) or DEJA_FULL_JIT=1.
+     * {@link #checkOnce}, in a JVM that stays (--watch, the warm engine) with its predicates interpreted first and again
+     * with the JIT if they turn out heavy ({@link JitRestart}), in a second Python engine that never compiles (see
+     * {@code PythonEngine.forThisCheck}): each new script text (an edit makes one) has its code compiled again by the
+     * JIT while the check runs, on the cores the check needs. In one JVM, for each example in turn, two full checks and
+     * 20 re-checks with one predicate edited (the benchmark's 3,000-step traces): the full checks took 0.7-1.9 s
+     * interpreted against 1.2-3.0 s with the JIT, the median re-check 37-199 ms against 64-297 ms (docs/recheck.md).
      */
     private int checkOnceInterpretedFirst(StateHistory history, PrintWriter err) {
         if (!interpretsFirstHere()) {
             return checkOnce(history, err);
         }
         int status;
-        System.setProperty(Checker.PYTHON_INTERPRETED_PROPERTY, "--watch");
-        jitRestart = new JitRestart(RESTART_HERE);
+        System.setProperty(Checker.PYTHON_INTERPRETED_PROPERTY, "a check of a JVM that stays");
+        jitRestart = JitRestart.inThisJvm(RESTART_HERE);
         try {
             status = checkOnce(history, err);
         } finally {

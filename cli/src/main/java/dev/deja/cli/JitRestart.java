@@ -11,8 +11,9 @@ import dev.deja.check.Checker;
  * system property {@value #PROPERTY}, with which exit status to ask it for the JIT instead; the check stops and exits
  * with it once the events left would take more than {@link #REMAINING_NANOS} (or {@value #REMAINING_PROPERTY}) at its latest pace (the JIT's start and
  * compilation cost 6-15 s here). What the check wrote before it stopped is an unfinished history, which the check run
- * again replaces. The warm engine of {@code deja daemon} runs its checks the same way, with a second Python engine that
- * never compiles, and runs a check that asks for the JIT again itself.
+ * again replaces. In a JVM that stays (the warm engine of {@code deja daemon}, --watch) the check command does the same
+ * itself: its predicates start in a second Python engine that never compiles, and a check that asks for the JIT runs
+ * again in the same JVM.
  */
 public final class JitRestart {
     /** The system property holding the exit status that asks the launcher to run the command again with the JIT. */
@@ -78,7 +79,20 @@ public final class JitRestart {
                 status = -1;
             }
         }
-        return new JitRestart(status, Long.getLong(REMAINING_PROPERTY, REMAINING_NANOS / 1_000_000) * 1_000_000);
+        return new JitRestart(status, remainingNanos());
+    }
+
+    /**
+     * One that restarts with exit status {@code status}, for a check that runs again with the JIT in this JVM (one of
+     * a JVM that stays, see CheckCommand).
+     */
+    static JitRestart inThisJvm(int status) {
+        return new JitRestart(status, remainingNanos());
+    }
+
+    /** {@link #REMAINING_NANOS}, or what {@value #REMAINING_PROPERTY} sets. */
+    private static long remainingNanos() {
+        return Long.getLong(REMAINING_PROPERTY, REMAINING_NANOS / 1_000_000) * 1_000_000;
     }
 
     /**

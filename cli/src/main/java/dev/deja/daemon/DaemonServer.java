@@ -2,7 +2,7 @@ package dev.deja.daemon;
 
 import dev.deja.check.Checker;
 import dev.deja.cli.Interrupts;
-import dev.deja.cli.JitRestart;
+import dev.deja.cli.CheckCommand;
 import dev.deja.cli.Progress;
 import dev.deja.main.DejaCli;
 import java.io.BufferedOutputStream;
@@ -28,7 +28,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -159,8 +158,8 @@ public final class DaemonServer {
 
     /**
      * Prepares the Python engines and a context of each in the background: first the one checks start on (interpreted,
-     * see {@link #execute}), for which the first command waits, then the JIT's (explore, and checks that start again
-     * with it).
+     * see {@code CheckCommand.checkOnceInterpretedFirst}), for which the first command waits, then the JIT's (explore,
+     * and checks that start again with it).
      */
     void startWarmUp() {
         warmUp = Thread.ofPlatform().daemon().name("deja-daemon-warm-up").start(() -> {
@@ -304,24 +303,11 @@ public final class DaemonServer {
         // console, not this process's.
         System.setProperty("picocli.ansi", Boolean.toString(request.terminal()));
         System.setProperty(Progress.CLIENT_TERMINAL, Boolean.toString(request.terminal()));
+        // A check starts its predicates interpreted here, and again with the JIT if they turn out heavy (see
+        // CheckCommand.checkOnceInterpretedFirst).
+        System.setProperty(CheckCommand.WARM_ENGINE_PROPERTY, "true");
         try {
-            String[] arguments = request.arguments().toArray(String[]::new);
-            if (interpretedFirst(request)) {
-                int status;
-                System.setProperty(Checker.PYTHON_INTERPRETED_PROPERTY, "the warm engine's check");
-                System.setProperty(JitRestart.PROPERTY, Integer.toString(RESTART_WITH_JIT));
-                try {
-                    status = DejaCli.commandLine().execute(arguments);
-                } finally {
-                    System.clearProperty(Checker.PYTHON_INTERPRETED_PROPERTY);
-                    System.clearProperty(JitRestart.PROPERTY);
-                }
-                if (status != RESTART_WITH_JIT) {
-                    return new Result(status, false);
-                }
-                // The check said why on standard error; it starts again from the beginning, as the launcher's does.
-            }
-            return new Result(DejaCli.commandLine().execute(arguments), false);
+            return new Result(DejaCli.commandLine().execute(request.arguments().toArray(String[]::new)), false);
         } catch (Throwable t) {
             // What would end a JVM of its own: printed as the JVM prints it, with the JVM's exit status.
             err.print("Exception in thread \"main\" ");
@@ -333,32 +319,13 @@ public final class DaemonServer {
             System.setOut(previousOut);
             System.setErr(previousErr);
             System.clearProperty(Progress.CLIENT_TERMINAL);
+            System.clearProperty(CheckCommand.WARM_ENGINE_PROPERTY);
             if (previousAnsi == null) {
                 System.clearProperty("picocli.ansi");
             } else {
                 System.setProperty("picocli.ansi", previousAnsi);
             }
         }
-    }
-
-    /** The exit status by which a check run interpreted asks to be run again with the JIT (as the launcher's are). */
-    static final int RESTART_WITH_JIT = 250;
-
-    /**
-     * Whether the command is a check that starts with its Python predicates interpreted, as a one-shot check in a new
-     * JVM does, and starts again with the JIT once they turn out heavy ({@link JitRestart}): every {@code deja check}
-     * but {@code --classify-liveness} (many steps of random walks) or with {@code DEJA_FULL_JIT=1}, in a JVM that has
-     * the JIT. Compiled predicates pay off only after a script text was checked several times, and the JIT compiles the
-     * code of each new text again, an edit's too: in one JVM, for each example in turn, two full checks and 20 re-checks
-     * with one predicate edited (the benchmark's 3,000-step traces), the full checks took 0.7-1.9 s interpreted against
-     * 1.2-3.0 s with the JIT, and the median re-check 37-199 ms against 64-297 ms (docs/recheck.md).
-     */
-    static boolean interpretedFirst(Protocol.Request request) {
-        List<String> arguments = request.arguments();
-        return !arguments.isEmpty() && arguments.getFirst().equals("check")
-                && !arguments.contains("--classify-liveness")
-                && !"1".equals(request.environment().get("DEJA_FULL_JIT"))
-                && Checker.pythonJit();
     }
 
     private static Charset charset(String name) {

@@ -1,6 +1,7 @@
 package dev.deja.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.deja.check.CheckReport;
 import dev.deja.check.Checker;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -124,6 +126,18 @@ class CheckHistoryCommandIT {
         // The same report as a check of a copy of the trace that was never stopped, the trace's name aside.
         assertThat(Files.readString(json)).isEqualTo(Files.readString(temporary.resolve("restart-reference.json"))
                 .replace(reference.toString(), trace.toString()));
+    }
+
+    @Test
+    void interpretsFirst_inAJvmThatStays_notWithClassifyLivenessOrDejaFullJit() {
+        assumeThat(Checker.pythonJit()).as("this JVM has the Graal JIT").isTrue();
+        assertThat(CheckCommand.interpretsFirst(true, false, Map.of())).isTrue();
+        assertThat(CheckCommand.interpretsFirst(true, false, Map.of("DEJA_FULL_JIT", "0"))).isTrue();
+        assertThat(CheckCommand.interpretsFirst(true, true, Map.of()))
+                .as("random walks: many steps, the JIT from the start").isFalse();
+        assertThat(CheckCommand.interpretsFirst(true, false, Map.of("DEJA_FULL_JIT", "1"))).isFalse();
+        assertThat(CheckCommand.interpretsFirst(false, false, Map.of()))
+                .as("a one-shot check in a JVM with the JIT: the launcher's run again after a restart").isFalse();
     }
 
     @Test

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * How the warm engine runs a check, in this JVM (which has the Graal JIT, as the engine's has): its predicates start
- * interpreted, in the engine that never compiles, and a check whose predicates turn out heavy starts again with the JIT,
- * as the launcher does with a one-shot check.
+ * interpreted, in the engine that never compiles, and a check whose predicates turn out heavy starts again with the JIT
+ * (see CheckCommand.checkOnceInterpretedFirst), as the launcher does with a one-shot check.
  */
 class DaemonServerIT {
     private static final String SCRIPT = PaxosFixtures.SCRIPT;
@@ -66,19 +66,6 @@ class DaemonServerIT {
         assertThat(answer.err()).contains("ms per event interpreted")
                 .contains("replayed the trace").contains("; Python predicates compiled by the Graal JIT");
         assertThat(answer.out()).contains("global_consistency").contains(": 1 violation");
-    }
-
-    @Test
-    void interpretedFirst_onlyForChecks_notWithClassifyLivenessOrDejaFullJit() {
-        assumeThat(Checker.pythonJit()).as("this JVM has the Graal JIT").isTrue();
-        assertThat(DaemonServer.interpretedFirst(request(Map.of(), "check", "t", "s.py"))).isTrue();
-        assertThat(DaemonServer.interpretedFirst(request(Map.of("DEJA_FULL_JIT", "0"), "check", "t", "s.py"))).isTrue();
-        assertThat(DaemonServer.interpretedFirst(request(Map.of(), "check", "t", "s.py", "--classify-liveness")))
-                .as("random walks: many steps, the JIT from the start").isFalse();
-        assertThat(DaemonServer.interpretedFirst(request(Map.of("DEJA_FULL_JIT", "1"), "check", "t", "s.py"))).isFalse();
-        assertThat(DaemonServer.interpretedFirst(request(Map.of(), "explore", "paxos", "--script", "s.py")))
-                .as("a search checks many paths with one script").isFalse();
-        assertThat(DaemonServer.interpretedFirst(request(Map.of(), "sql", "t", "SELECT 1"))).isFalse();
     }
 
     private static Protocol.Request request(Map<String, String> environment, String... arguments) {
