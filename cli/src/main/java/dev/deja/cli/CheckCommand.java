@@ -209,7 +209,7 @@ public final class CheckCommand implements Callable<Integer> {
         }
         try (StateHistory history = opened) {
             int status = checkOnceInterpretedFirst(history, err);
-            if (!watch) {
+            if (!watch || launcherRestart) {
                 return status;
             }
             FileTime seen = Files.getLastModifiedTime(script);
@@ -224,7 +224,11 @@ public final class CheckCommand implements Callable<Integer> {
                     CheckReport previous = lastReport;
                     System.out.println();
                     long startNanos = System.nanoTime();
-                    checkOnceInterpretedFirst(history, err);
+                    status = checkOnceInterpretedFirst(history, err);
+                    if (launcherRestart) {
+                        // The launcher runs --watch again with the JIT, which checks this text first.
+                        return status;
+                    }
                     // What this save changed: declarations, findings, time.
                     WatchDiff.print(checkedText, text, previous, lastReport, System.nanoTime() - startNanos, err);
                     checkedText = text;
@@ -260,11 +264,12 @@ public final class CheckCommand implements Callable<Integer> {
     /**
      * Whether a check runs interpreted first, and again with the JIT in the same JVM if it turns out heavy: in a JVM that
      * stays ({@code longLived}: --watch, or the warm engine) and has the JIT, unless it checks with --classify-liveness
-     * (many steps of random walks), {@code environment} sets DEJA_FULL_JIT=1, or the launcher already runs it
-     * interpreted.
+     * (many steps of random walks), {@code environment} sets DEJA_FULL_JIT=1, the launcher already runs it
+     * interpreted, or the launcher started it again with the JIT after such a check ({@link JitRestart#RESTARTED_PROPERTY}).
      */
     static boolean interpretsFirst(boolean longLived, boolean classifyLiveness, Map<String, String> environment) {
         return longLived && !classifyLiveness && !"1".equals(environment.get("DEJA_FULL_JIT"))
+                && !Boolean.getBoolean(JitRestart.RESTARTED_PROPERTY)
                 && !Checker.pythonInterpretedOnPurpose() && Checker.pythonJit();
     }
 
@@ -296,11 +301,18 @@ public final class CheckCommand implements Callable<Integer> {
         return status == RESTART_HERE ? checkOnce(history, err) : status;
     }
 
+    /**
+     * Whether the latest check asked the launcher to run the command again with the JIT: then --watch ends too, with
+     * that status, and the launcher starts it again.
+     */
+    private boolean launcherRestart;
+
     /** The report of the latest check of this command, null if it failed; what --watch compares the next with. */
     private CheckReport lastReport;
 
     private int checkOnce(StateHistory history, PrintWriter err) {
         lastReport = null;
+        launcherRestart = false;
         List<Threshold> parsedThresholds;
         try {
             parsedThresholds = thresholds.stream().map(Threshold::parse).toList();
@@ -359,6 +371,7 @@ public final class CheckCommand implements Callable<Integer> {
             progress.close();
             err.println("deja check: " + restart.getMessage());
             err.flush();
+            launcherRestart = restart.byTheLauncher();
             return restart.status();
         }
         progress.close();
@@ -398,7 +411,7 @@ public final class CheckCommand implements Callable<Integer> {
         // A check that needed no Python says so instead: asking whether the JIT is on would start the Python engine.
         String engine = withoutPython ? "; Python not needed (no predicate changed)" : engineSaid ? ""
                 : Checker.pythonInterpretedOnPurpose() && watch
-                ? "; Python predicates interpreted (--watch starts each check so, and again with the JIT if it turns out"
+                ? "; Python predicates interpreted (--watch starts each check so, and again with the JIT if one turns out"
                 + " heavy; DEJA_FULL_JIT=1 compiles them)"
                 : Checker.pythonInterpretedOnPurpose()
                 ? "; Python predicates interpreted (a one-shot check; DEJA_FULL_JIT=1 compiles them)"

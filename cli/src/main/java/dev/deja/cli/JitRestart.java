@@ -11,7 +11,9 @@ import dev.deja.check.Checker;
  * system property {@value #PROPERTY}, with which exit status to ask it for the JIT instead; the check stops and exits
  * with it once the events left would take more than {@link #REMAINING_NANOS} (or {@value #REMAINING_PROPERTY}) at its latest pace (the JIT's start and
  * compilation cost 6-15 s here). What the check wrote before it stopped is an unfinished history, which the check run
- * again replaces. In a JVM that stays (the warm engine of {@code deja daemon}, --watch) the check command does the same
+ * again replaces. The launcher starts a --watch so too: a check that asks for the JIT ends the command, which the
+ * launcher runs again with the JIT from the start ({@value #RESTARTED_PROPERTY}). In a JVM that stays and has the JIT
+ * (the warm engine of {@code deja daemon}, a --watch started without the launcher) the check command does the same
  * itself: its predicates start in a second Python engine that never compiles, and a check that asks for the JIT runs
  * again in the same JVM.
  */
@@ -31,22 +33,36 @@ public final class JitRestart {
     /** The system property that sets another limit than {@link #REMAINING_NANOS}, in milliseconds. */
     static final String REMAINING_PROPERTY = "deja.python.jitRestartRemainingMillis";
 
+    /**
+     * The system property by which the launcher tells the JVM it started again with the JIT after such a request: a
+     * --watch there checks with the JIT from the start (see CheckCommand.interpretsFirst).
+     */
+    public static final String RESTARTED_PROPERTY = "deja.python.jitRestarted";
+
     /** The request to run the command again with the JIT. */
     static final class Restart extends RuntimeException {
         private static final long serialVersionUID = 1L;
         private final int status;
+        private final boolean byTheLauncher;
 
-        Restart(String message, int status) {
+        Restart(String message, int status, boolean byTheLauncher) {
             super(message, null, false, false);
             this.status = status;
+            this.byTheLauncher = byTheLauncher;
         }
 
         int status() {
             return status;
         }
+
+        /** Whether the launcher runs the command again (else the check command, in this JVM). */
+        boolean byTheLauncher() {
+            return byTheLauncher;
+        }
     }
 
     private final int status;
+    private final boolean byTheLauncher;
     private final long remainingNanos;
     // The pace is the latest one: a check's cost per event can grow as it goes (Paxos with 300 slots checks its first
     // 10,000 events in no time and the next 1,000 in 3 s). It is taken over the interval since the previous call if that
@@ -59,13 +75,17 @@ public final class JitRestart {
 
     /** Restarts with exit status {@code status} (none if it is negative) past {@link #REMAINING_NANOS}. */
     JitRestart(int status) {
-        this(status, REMAINING_NANOS);
+        this(status, REMAINING_NANOS, false);
     }
 
-    /** Restarts with exit status {@code status} (none if it is negative) once more than {@code remainingNanos} are left. */
-    JitRestart(int status, long remainingNanos) {
+    /**
+     * Restarts with exit status {@code status} (none if it is negative) once more than {@code remainingNanos} are left,
+     * {@code byTheLauncher} or in this JVM.
+     */
+    JitRestart(int status, long remainingNanos, boolean byTheLauncher) {
         this.status = status;
         this.remainingNanos = remainingNanos;
+        this.byTheLauncher = byTheLauncher;
     }
 
     /** The launcher's (or the warm engine's) request, or one that never restarts (no such property, or the JIT is on). */
@@ -79,7 +99,7 @@ public final class JitRestart {
                 status = -1;
             }
         }
-        return new JitRestart(status, remainingNanos());
+        return new JitRestart(status, remainingNanos(), true);
     }
 
     /**
@@ -87,7 +107,7 @@ public final class JitRestart {
      * a JVM that stays, see CheckCommand).
      */
     static JitRestart inThisJvm(int status) {
-        return new JitRestart(status, remainingNanos());
+        return new JitRestart(status, remainingNanos(), false);
     }
 
     /** {@link #REMAINING_NANOS}, or what {@value #REMAINING_PROPERTY} sets. */
@@ -138,7 +158,7 @@ public final class JitRestart {
         if (remaining > remainingNanos) {
             throw new Restart(String.format(java.util.Locale.ROOT, "the predicates take %.1f ms per event interpreted"
                     + " (about %d s for the %,d events left), so the check starts again with the Graal JIT",
-                    elapsedNanos / 1e6 / done, Math.round(remaining / 1e9), last - position), status);
+                    elapsedNanos / 1e6 / done, Math.round(remaining / 1e9), last - position), status, byTheLauncher);
         }
     }
 }

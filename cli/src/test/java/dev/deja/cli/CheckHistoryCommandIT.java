@@ -138,6 +138,13 @@ class CheckHistoryCommandIT {
         assertThat(CheckCommand.interpretsFirst(true, false, Map.of("DEJA_FULL_JIT", "1"))).isFalse();
         assertThat(CheckCommand.interpretsFirst(false, false, Map.of()))
                 .as("a one-shot check in a JVM with the JIT: the launcher's run again after a restart").isFalse();
+        System.setProperty(JitRestart.RESTARTED_PROPERTY, "true");
+        try {
+            assertThat(CheckCommand.interpretsFirst(true, false, Map.of()))
+                    .as("a --watch the launcher started again with the JIT: the JIT from the start").isFalse();
+        } finally {
+            System.clearProperty(JitRestart.RESTARTED_PROPERTY);
+        }
     }
 
     @Test
@@ -202,28 +209,64 @@ class CheckHistoryCommandIT {
             }
         }
         boolean jit = Checker.pythonJit();
-        List<String> command = Deployment.childJavaCommand(flags, System.getProperty("java.class.path"),
-                "dev.deja.main.DejaCli", List.of("check", trace.toString(), script.toString(), "--watch"));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        Thread reader = Thread.ofVirtual().start(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = in.readLine(); line != null; line = in.readLine()) {
-                    lines.add(line);
-                }
-            } catch (java.io.IOException e) {
-                lines.add("read failed: " + e);
-            }
-        });
-        try {
-            assertThat(awaitLine(lines, "checked 2455 handler calls: 1 violation")).isTrue();
-            assertThat(awaitLine(lines, jit ? "; Python predicates interpreted (--watch starts each check so"
+        try (Watched watched = Watched.start(flags, trace, script)) {
+            assertThat(watched.awaitLine("checked 2455 handler calls: 1 violation")).isTrue();
+            assertThat(watched.awaitLine(jit ? "; Python predicates interpreted (--watch starts each check so"
                     : "; Python predicates interpreted (no Graal JIT in this JVM)")).isTrue();
-            assertThat(awaitLine(lines, "deja check: watching")).isTrue();
+            assertThat(watched.awaitLine("deja check: watching")).isTrue();
             Files.writeString(script, Files.readString(script).replace("def global_consistency", "def agreement"));
-            assertThat(awaitLine(lines, "agreement")).as("the re-check after saving names the renamed predicate").isTrue();
-            assertThat(awaitLine(lines, "evaluated from the stored state history")).isTrue();
-        } finally {
+            assertThat(watched.awaitLine("agreement")).as("the re-check after saving names the renamed predicate").isTrue();
+            assertThat(watched.awaitLine("evaluated from the stored state history")).isTrue();
+        }
+    }
+
+    @Test
+    void watch_startedInterpretedByTheLauncher_endsWithItsStatus_whenACheckAsksForTheJit() throws Exception {
+        // As the launcher starts --watch: Python interpreted, with the status that asks it for the JIT; with no time
+        // allowed for the events left, the first check asks at once, and --watch must end so that the launcher can run
+        // it again with the JIT, rather than watch on with the check undone.
+        Path trace = copyOf(buggy, "watch-restart");
+        Path slow = PaxosFixtures.slowAtFirstScript(temporary.resolve("watched-slow.py"));
+        List<String> flags = List.of("-Xmx1g", "-Ddeja.python.interpreted=one-shot",
+                "-D" + JitRestart.PROPERTY + "=250", "-D" + JitRestart.REMAINING_PROPERTY + "=0");
+        try (Watched watched = Watched.start(flags, trace, slow)) {
+            assertThat(watched.process.waitFor(3, TimeUnit.MINUTES)).as("--watch ended").isTrue();
+            watched.reader.join(Duration.ofSeconds(30));
+            List<String> output = new ArrayList<>();
+            watched.lines.drainTo(output);
+            assertThat(watched.process.exitValue()).as(String.join("\n", output)).isEqualTo(250);
+            assertThat(output).anyMatch(line -> line.contains("so the check starts again with the Graal JIT"));
+            assertThat(output).as("no report, no watching after the request")
+                    .noneMatch(line -> line.contains("deja check: watching") || line.contains("handler calls"));
+        }
+    }
+
+    /** {@code deja check TRACE SCRIPT --watch} in a new JVM with these flags, its output read line by line. */
+    private record Watched(Process process, BlockingQueue<String> lines, Thread reader) implements AutoCloseable {
+        static Watched start(List<String> flags, Path trace, Path script) throws java.io.IOException {
+            List<String> command = Deployment.childJavaCommand(flags, System.getProperty("java.class.path"),
+                    "dev.deja.main.DejaCli", List.of("check", trace.toString(), script.toString(), "--watch"));
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+            Thread reader = Thread.ofVirtual().start(() -> {
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                        StandardCharsets.UTF_8))) {
+                    for (String line = in.readLine(); line != null; line = in.readLine()) {
+                        lines.add(line);
+                    }
+                } catch (java.io.IOException e) {
+                    lines.add("read failed: " + e);
+                }
+            });
+            return new Watched(process, lines, reader);
+        }
+
+        boolean awaitLine(String text) throws InterruptedException {
+            return CheckHistoryCommandIT.awaitLine(lines, text);
+        }
+
+        @Override
+        public void close() throws InterruptedException {
             process.destroy();
             process.waitFor(10, TimeUnit.SECONDS);
             reader.join(Duration.ofSeconds(5));
