@@ -502,7 +502,7 @@ class DaemonIT {
      */
     static List<String> launcherFlags(List<String> args) {
         boolean oneShot = switch (args.getFirst()) {
-            case "check" -> !args.contains("--watch");
+            case "check" -> true; // --watch too
             case "explore" -> args.stream().anyMatch(arg -> arg.equals("--script") || arg.startsWith("--script="));
             default -> false;
         };
