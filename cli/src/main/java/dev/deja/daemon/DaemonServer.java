@@ -307,7 +307,8 @@ public final class DaemonServer {
         // CheckCommand.checkOnceInterpretedFirst).
         System.setProperty(CheckCommand.WARM_ENGINE_PROPERTY, "true");
         try {
-            return new Result(DejaCli.commandLine().execute(request.arguments().toArray(String[]::new)), false);
+            String[] arguments = request.arguments().toArray(String[]::new);
+            return new Result(DejaCli.commandLine(arguments).execute(arguments), false);
         } catch (Throwable t) {
             // What would end a JVM of its own: printed as the JVM prints it, with the JVM's exit status.
             err.print("Exception in thread \"main\" ");

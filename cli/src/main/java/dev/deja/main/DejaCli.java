@@ -18,6 +18,7 @@ import dev.deja.cli.SqlCommand;
 import dev.deja.cli.ViewCommand;
 import dev.deja.cli.CommandLines;
 import dev.deja.cli.WhyCommand;
+import java.util.List;
 import java.util.ServiceLoader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -27,38 +28,64 @@ import picocli.CommandLine.Command;
  * time ({@link ContributedCommand}, e.g. {@code deja bench}).
  */
 @Command(name = "deja", mixinStandardHelpOptions = true, versionProvider = DejaCli.Version.class,
-        description = "Record-and-replay debugger for distributed systems.",
-        subcommands = {
-                DemoCommand.class,
-                DeployCommand.class,
-                SimulateCommand.class,
-                ExploreCommand.class,
-                DumpCommand.class,
-                ReplayCommand.class,
-                CheckCommand.class,
-                SqlCommand.class,
-                ViewCommand.class,
-                WhyCommand.class,
-                ExportCommand.class,
-                NodeCommand.class,
-                DaemonCommand.class,
-                ExamplesCommand.class,
-                NewCommand.class, HelpCommand.class})
+        description = "Record-and-replay debugger for distributed systems.")
 public final class DejaCli implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Deja's own subcommands, in the order the help lists them; modules above contribute more at run time. */
+    private static final List<Class<?>> SUBCOMMANDS = List.of(
+            DemoCommand.class,
+            DeployCommand.class,
+            SimulateCommand.class,
+            ExploreCommand.class,
+            DumpCommand.class,
+            ReplayCommand.class,
+            CheckCommand.class,
+            SqlCommand.class,
+            ViewCommand.class,
+            WhyCommand.class,
+            ExportCommand.class,
+            NodeCommand.class,
+            DaemonCommand.class,
+            ExamplesCommand.class,
+            NewCommand.class,
+            HelpCommand.class);
+
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+        System.exit(commandLine(args).execute(args));
     }
 
     /** The configured command line, with errors shown as one clear message instead of a stack trace. */
     public static CommandLine commandLine() {
         CommandLine commandLine = new CommandLine(new DejaCli());
+        for (Class<?> subcommand : SUBCOMMANDS) {
+            commandLine.addSubcommand(subcommand);
+        }
         for (ContributedCommand command : ServiceLoader.load(ContributedCommand.class, DejaCli.class.getClassLoader())) {
             commandLine.addSubcommand(command);
         }
         return CommandLines.configure(commandLine);
+    }
+
+    /**
+     * The command line to run {@code args}: with only the subcommand they start with when it is one of Deja's own
+     * ({@link #SUBCOMMANDS}, not help), since building every subcommand's options took 0.2 s of a new JVM's start, on
+     * the way of every one-shot command; the whole one otherwise (no subcommand, an option, help, an unknown name, a
+     * contributed command). What the subcommand prints, its help and its errors included, is the same either way
+     * ({@code CliHelpTest}).
+     */
+    public static CommandLine commandLine(String... args) {
+        if (args.length > 0) {
+            for (Class<?> subcommand : SUBCOMMANDS) {
+                if (subcommand != HelpCommand.class && subcommand.getAnnotation(Command.class).name().equals(args[0])) {
+                    CommandLine commandLine = new CommandLine(new DejaCli());
+                    commandLine.addSubcommand(subcommand);
+                    return CommandLines.configure(commandLine);
+                }
+            }
+        }
+        return commandLine();
     }
 
     /** {@code deja} alone is a usage error: it names the commands and exits 2. */

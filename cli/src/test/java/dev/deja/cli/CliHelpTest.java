@@ -13,7 +13,10 @@ import picocli.CommandLine;
 
 class CliHelpTest {
     private static String run(String... args) {
-        CommandLine commandLine = DejaCli.commandLine();
+        return run(DejaCli.commandLine(), args);
+    }
+
+    private static String run(CommandLine commandLine, String... args) {
         StringWriter out = new StringWriter();
         commandLine.setOut(new PrintWriter(out));
         commandLine.setErr(new PrintWriter(out));
@@ -41,6 +44,21 @@ class CliHelpTest {
                     // an unresolved help variable renders as "null"
                     .doesNotContainPattern("\\bnull\\b");
         }
+    }
+
+    @Test
+    void commandLineOfTheArguments_printsWhatTheWholeOnePrints_forEverySubcommand() {
+        // main builds only the subcommand named (DejaCli.commandLine(String...)): its help, its errors and its name in
+        // them must be those of the whole command line.
+        for (String command : DejaCli.commandLine().getSubcommands().keySet()) {
+            for (String[] args : new String[][] {{command, "--help"}, {command, "--no-such-option"}}) {
+                assertThat(run(DejaCli.commandLine(args), args)).as(String.join(" ", args))
+                        .isEqualTo(run(DejaCli.commandLine(), args));
+            }
+        }
+        assertThat(DejaCli.commandLine("check", "--help").getSubcommands()).containsOnlyKeys("check");
+        assertThat(DejaCli.commandLine("help", "check").getSubcommands()).containsKeys("help", "check", "sql");
+        assertThat(DejaCli.commandLine("--version").getSubcommands()).containsKey("check");
     }
 
     @Test

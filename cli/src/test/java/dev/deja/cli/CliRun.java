@@ -26,7 +26,8 @@ final class CliRun {
         int status;
         try {
             System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
-            CommandLine commandLine = DejaCli.commandLine();
+            // As the command line of a new JVM runs it (only the subcommand named, see DejaCli.commandLine(String...)).
+            CommandLine commandLine = DejaCli.commandLine(args);
             commandLine.setErr(new PrintWriter(err, true));
             status = commandLine.execute(args);
         } finally {
