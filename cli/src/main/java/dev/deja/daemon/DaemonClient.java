@@ -82,6 +82,13 @@ public final class DaemonClient {
     static final String FLAGS_VARIABLE = "DEJA_DAEMON_FLAGS";
     /** The launcher's class path for a server; not part of the environment compared. */
     static final String CLASSPATH_VARIABLE = "DEJA_DAEMON_CLASSPATH";
+    /**
+     * Whether the launcher waits for a server's start rather than run the command in a new JVM meanwhile; it changes
+     * nothing a command prints or does, so it is not compared either: with it, a client once run with
+     * {@code DEJA_DAEMON_WAIT=1} made the next one without it stop the server and start another, running its command in
+     * a new JVM beside that start.
+     */
+    static final String WAIT_VARIABLE = "DEJA_DAEMON_WAIT";
 
     private DaemonClient() {
     }
@@ -196,7 +203,7 @@ public final class DaemonClient {
         Map<String, String> chosen = new TreeMap<>();
         all.forEach((name, value) -> {
             if (ENVIRONMENT.contains(name) || (name.startsWith("DEJA_") && !name.equals(FLAGS_VARIABLE)
-                    && !name.equals(CLASSPATH_VARIABLE))) {
+                    && !name.equals(CLASSPATH_VARIABLE) && !name.equals(WAIT_VARIABLE))) {
                 chosen.put(name, value);
             }
         });

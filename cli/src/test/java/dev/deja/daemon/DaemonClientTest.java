@@ -4,13 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What the client answers the launcher before any server exists (no server is started here). */
+/** What the client answers the launcher before any server exists (no server is started here), and what it compares. */
 class DaemonClientTest {
     @TempDir
     Path temporary;
+
+    @Test
+    void environment_comparesWhatChangesACommand_notTheLaunchersOwnVariables() {
+        Map<String, String> chosen = DaemonClient.environment(Map.of("LANG", "C.UTF-8",
+                "DEJA_FULL_JIT", "1", "DEJA_DAEMON_WAIT", "1", DaemonClient.FLAGS_VARIABLE, "-Xmx1g",
+                DaemonClient.CLASSPATH_VARIABLE, "a.jar", "PATH", "/bin"));
+        assertThat(chosen).containsOnlyKeys("LANG", "DEJA_FULL_JIT");
+    }
 
     @Test
     void run_noServerAndTheLauncherStartsOneAfter_asksForANewJvmThenAStart_withoutStartingOne() throws Exception {
