@@ -14,6 +14,19 @@ class DaemonClientTest {
     Path temporary;
 
     @Test
+    void eligible_theEnginesCommands_notAnExploreWithoutAScript() {
+        assertThat(DaemonClient.eligible(new String[] {"check", "t", "s.py"})).isTrue();
+        assertThat(DaemonClient.eligible(new String[] {"check", "t", "s.py", "--watch"})).isFalse();
+        assertThat(DaemonClient.eligible(new String[] {"view", "t"})).as("a window").isFalse();
+        assertThat(DaemonClient.eligible(new String[] {"view", "t", "--png", "p.png"})).isTrue();
+        assertThat(DaemonClient.eligible(new String[] {"explore", "paxos", "--script", "s.py"})).isTrue();
+        assertThat(DaemonClient.eligible(new String[] {"explore", "paxos", "--script=s.py"})).isTrue();
+        assertThat(DaemonClient.eligible(new String[] {"explore", "paxos", "--paths", "100"}))
+                .as("no Python: a new JVM with C2").isFalse();
+        assertThat(DaemonClient.eligible(new String[] {"simulate", "paxos"})).isFalse();
+    }
+
+    @Test
     void environment_comparesWhatChangesACommand_notTheLaunchersOwnVariables() {
         Map<String, String> chosen = DaemonClient.environment(Map.of("LANG", "C.UTF-8",
                 "DEJA_FULL_JIT", "1", "DEJA_DAEMON_WAIT", "1", DaemonClient.FLAGS_VARIABLE, "-Xmx1g",
