@@ -286,14 +286,6 @@ class CheckHistoryCommandIT {
     }
 
     private static Path copyOf(Path trace, String name) {
-        Path copy = temporary.resolve(name);
-        try (var walk = Files.walk(trace)) {
-            for (Path source : walk.toList()) {
-                Files.copy(source, copy.resolve(trace.relativize(source).toString()));
-            }
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-        return copy;
+        return PaxosFixtures.copyOf(trace, temporary.resolve(name));
     }
 }

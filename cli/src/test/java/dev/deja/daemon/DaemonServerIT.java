@@ -11,7 +11,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -91,17 +90,7 @@ class DaemonServerIT {
     }
 
     /** A copy of the recorded trace {@code trace} named {@code name}, without the history of any check. */
-    private static Path copy(Path trace, String name) throws IOException {
-        Path copy = temporary.resolve(name);
-        try (var files = Files.walk(trace)) {
-            for (Path file : files.toList()) {
-                String relative = trace.relativize(file).toString();
-                if (relative.equals("check") || relative.startsWith("check/")) {
-                    continue;
-                }
-                Files.copy(file, copy.resolve(relative));
-            }
-        }
-        return copy;
+    private static Path copy(Path trace, String name) {
+        return PaxosFixtures.copyOf(trace, temporary.resolve(name));
     }
 }
