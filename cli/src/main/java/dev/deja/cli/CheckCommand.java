@@ -196,16 +196,13 @@ public final class CheckCommand implements Callable<Integer> {
         }
         // Python's start (about a second in a new JVM) goes on beside what comes before the check itself, in the engine
         // that the first check takes.
-        boolean interpretFirst = interpretsFirstHere();
-        if (interpretFirst) {
-            System.setProperty(Checker.PYTHON_INTERPRETED_PROPERTY, "a check of a JVM that stays");
-        }
-        try {
+        if (interpretsFirstHere()) {
+            interpreted(() -> {
+                Checker.startPython(script, checkOptions(), opened);
+                return null;
+            });
+        } else {
             Checker.startPython(script, checkOptions(), opened);
-        } finally {
-            if (interpretFirst) {
-                System.clearProperty(Checker.PYTHON_INTERPRETED_PROPERTY);
-            }
         }
         try (StateHistory history = opened) {
             int status = checkOnceInterpretedFirst(history, err);
@@ -289,16 +286,27 @@ public final class CheckCommand implements Callable<Integer> {
             return checkOnce(history, err);
         }
         int status;
-        System.setProperty(Checker.PYTHON_INTERPRETED_PROPERTY, "a check of a JVM that stays");
         jitRestart = JitRestart.inThisJvm(RESTART_HERE);
         try {
-            status = checkOnce(history, err);
+            status = interpreted(() -> checkOnce(history, err));
         } finally {
-            System.clearProperty(Checker.PYTHON_INTERPRETED_PROPERTY);
             jitRestart = JitRestart.fromLauncher();
         }
         // The check said why on standard error.
         return status == RESTART_HERE ? checkOnce(history, err) : status;
+    }
+
+    /**
+     * Runs {@code work} with the Python engine of checks run interpreted on purpose ({@link
+     * Checker#PYTHON_INTERPRETED_PROPERTY}, set for its duration): the engine a check of a JVM that stays starts on.
+     */
+    private static <T> T interpreted(java.util.function.Supplier<T> work) {
+        System.setProperty(Checker.PYTHON_INTERPRETED_PROPERTY, "a check of a JVM that stays");
+        try {
+            return work.get();
+        } finally {
+            System.clearProperty(Checker.PYTHON_INTERPRETED_PROPERTY);
+        }
     }
 
     /**
