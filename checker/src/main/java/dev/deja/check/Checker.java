@@ -135,6 +135,13 @@ public final class Checker {
          */
         default void evaluatedWithoutPython() {
         }
+
+        /**
+         * Before {@link #evaluated}: how many steps the check handed to Python, of the {@code events} it checked (a
+         * re-check hands it only those that can change what it evaluates).
+         */
+        default void stepsEvaluated(long steps, long events) {
+        }
     }
 
     /**
@@ -312,6 +319,7 @@ public final class Checker {
                     storeOutline(history, outline);
                 }
             }
+            options.listener().stepsEvaluated(evaluator.stepsHanded(), report.eventsChecked());
             options.listener().evaluated(evaluator.evaluationCounts(), Set.of());
             return report;
         }
@@ -367,13 +375,26 @@ public final class Checker {
                 derived.addAll(allDerived);
                 derived.removeAll(servedNames);
             }
+            Set<Long> positions = new java.util.HashSet<>();
+            for (List<DerivedValues.Change> changes : servedChanges.values()) {
+                for (DerivedValues.Change change : changes) {
+                    positions.add(change.position());
+                }
+            }
+            Set<String> coalesced = Set.of();
+            java.util.NavigableSet<Long> handed = null;
+            if (stored.isPresent() && !reach.builtins() && reach.tables().isEmpty()) {
+                coalesced = coalescable(text, globals, active, derived, servedNames, reach, evaluator);
+                if (!coalesced.isEmpty()) {
+                    handed = handed(servedChanges, coalesced);
+                    positions = handed;
+                }
+            }
             if (!servedNames.isEmpty()) {
-                evaluator.commitServed(servedNames);
+                evaluator.commitServed(servedNames, coalesced, handed);
             }
             evaluator.activate(active, derived);
             evaluated = derived;
-            Set<Long> positions = new java.util.HashSet<>();
-            servedChanges.values().forEach(changes -> changes.forEach(change -> positions.add(change.position())));
             filter = new StepFilter(schemas, reach.builtins() ? null : reach.tables(), positions);
         } else {
             filter = new StepFilter(schemas, null, Set.of());
@@ -432,6 +453,7 @@ public final class Checker {
         if (!stopped && wholeTrace && stored.isPresent()) {
             storeOutline(history, outline);
         }
+        options.listener().stepsEvaluated(evaluator.stepsHanded(), report.eventsChecked());
         options.listener().evaluated(evaluator.evaluationCounts(), reused.keySet());
         return report;
     }
@@ -564,6 +586,61 @@ public final class Checker {
             changes.put(derived, stored);
         }
         return Optional.empty();
+    }
+
+    /**
+     * The served derived values whose changes may reach Python merged, at fewer steps, in a re-check whose evaluated
+     * predicates and derived values read no table (only served values): those that nothing evaluated reads other
+     * than through aux values (the callables of a predicate's decorator) and that keep one version, or whose values
+     * nothing evaluated reads at all (only what they read is served). Their changes make nothing due: they matter only
+     * where aux values are taken, and an eventually span's reported aux values are the ones taken after the step
+     * before the one that ends it, where a predicate is due ({@link #handed}).
+     */
+    private static Set<String> coalescable(String text, List<ScriptEvaluator.GlobalName> globals, List<String> active,
+                                           Set<String> running, Set<String> served, PredicateFingerprints.Reach reach,
+                                           ScriptEvaluator evaluator) {
+        List<String> roots = new ArrayList<>(active);
+        roots.addAll(running);
+        Set<String> due = PredicateFingerprints.reach(text, globals, roots, served, false).served();
+        Set<String> out = new java.util.TreeSet<>();
+        for (String name : served) {
+            if (!due.contains(name) && (!reach.served().contains(name) || evaluator.keepsOneVersion(name))) {
+                out.add(name);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The steps a re-check that reads only served values hands to Python when the changes of {@code coalesced} are
+     * merged: those where another served value changes (its readers are due there), the step with a change before
+     * each of those (after which the aux values of a span that ends there are taken), and the first and last steps
+     * with a change (the first has every predicate evaluated; after the last, open spans' aux values are taken for
+     * the end of the run). Every other step changes only values that no due evaluation reads, and nothing is taken
+     * after it that a later one does not take again.
+     */
+    private static java.util.NavigableSet<Long> handed(Map<String, List<DerivedValues.Change>> changes,
+                                                       Set<String> coalesced) {
+        java.util.TreeSet<Long> all = new java.util.TreeSet<>();
+        java.util.TreeSet<Long> due = new java.util.TreeSet<>();
+        changes.forEach((name, list) -> list.forEach(change -> {
+            all.add(change.position());
+            if (!coalesced.contains(name)) {
+                due.add(change.position());
+            }
+        }));
+        java.util.TreeSet<Long> handed = new java.util.TreeSet<>(due);
+        for (long position : due) {
+            Long before = all.lower(position);
+            if (before != null) {
+                handed.add(before);
+            }
+        }
+        if (!all.isEmpty()) {
+            handed.add(all.first());
+            handed.add(all.last());
+        }
+        return handed;
     }
 
     /** Leaves out of {@code served} every derived value that reaches one not served, until none does. */

@@ -74,7 +74,8 @@ public final class PredicateFingerprints {
                               boolean readsBuiltins, Set<String> touches) {
     }
 
-    private record Block(String name, int line, String text) {
+    /** A top-level statement: the global it declares (or null), its first line, its text and that without decorators. */
+    private record Block(String name, int line, String text, String undecorated) {
     }
 
     private PredicateFingerprints() {
@@ -103,7 +104,30 @@ public final class PredicateFingerprints {
      */
     public static Reach reach(String script, List<ScriptEvaluator.GlobalName> globals, java.util.Collection<String> roots,
                               Set<String> served) {
-        Map<String, Set<String>> refers = refers(blocks(script));
+        return reach(script, globals, roots, served, true);
+    }
+
+    /**
+     * Like {@link #reach(String, List, java.util.Collection, Set)}, but without what the root predicates' decorators
+     * name ({@code decorators} false): what evaluating them reads, not what their aux values read (the callables of
+     * {@code aux=[...]}, which are called only to take aux values).
+     */
+    public static Reach reach(String script, List<ScriptEvaluator.GlobalName> globals, java.util.Collection<String> roots,
+                              Set<String> served, boolean decorators) {
+        List<Block> blocks = blocks(script);
+        Map<String, Set<String>> refers = refers(blocks);
+        if (!decorators) {
+            Set<String> rootGlobals = new java.util.HashSet<>();
+            globals.stream().filter(g -> "predicate".equals(g.what()) && g.declared() != null
+                    && roots.contains(g.declared())).forEach(g -> rootGlobals.add(g.name()));
+            Map<String, Set<String>> bodies = new HashMap<>();
+            for (Block block : blocks) {
+                if (block.name() != null && rootGlobals.contains(block.name())) {
+                    bodies.computeIfAbsent(block.name(), n -> new TreeSet<>()).addAll(names(block.undecorated()));
+                }
+            }
+            refers.putAll(bodies);
+        }
         Map<String, ScriptEvaluator.GlobalName> byName = new LinkedHashMap<>();
         globals.forEach(g -> byName.put(g.name(), g));
         Set<String> tables = new TreeSet<>();
@@ -443,19 +467,21 @@ public final class PredicateFingerprints {
             end--;
         }
         String text = String.join("\n", lines.subList(0, end)).stripTrailing();
-        for (String line : lines) {
+        for (int at = 0; at < lines.size(); at++) {
+            String line = lines.get(at);
             if (line.startsWith("@") || line.isEmpty() || Character.isWhitespace(line.charAt(0))
                     || line.startsWith(")") || line.startsWith("]") || line.startsWith("}")) {
                 continue; // decorators and their continuation lines
             }
             Matcher def = DEF.matcher(line);
             if (def.find()) {
-                return new Block(def.group(1), start, text);
+                String undecorated = at == 0 ? text : String.join("\n", lines.subList(at, Math.max(end, at + 1)));
+                return new Block(def.group(1), start, text, undecorated);
             }
             Matcher assignment = ASSIGNMENT.matcher(line);
-            return new Block(assignment.find() ? assignment.group(1) : null, start, text);
+            return new Block(assignment.find() ? assignment.group(1) : null, start, text, text);
         }
-        return new Block(null, start, text);
+        return new Block(null, start, text, text);
     }
 
     /** The SHA-256 of {@code text}, in hex. */

@@ -145,6 +145,47 @@ class PredicateFingerprintsTest {
     }
 
     @Test
+    void reach_withoutDecorators_leavesOutWhatOnlyTheAuxValuesRead() {
+        String script = """
+                from deja import table, derived, eventually
+                Agent = table("Agent", cls="x.Agent", columns=["round"])
+
+                @derived
+                def rounds():
+                    return [a.round for a in Agent]
+
+                @derived
+                def clock():
+                    return 0
+
+                def since():
+                    return clock()
+
+                @eventually(aux=[since,
+                                 rounds])
+                def settled():
+                    return not rounds()
+
+                @eventually(aux=[since])
+                def ticking():
+                    return since() < 10
+                """;
+        List<GlobalName> globals = List.of(new GlobalName("table", "other", null),
+                new GlobalName("derived", "other", null), new GlobalName("eventually", "other", null),
+                new GlobalName("Agent", "table", "Agent"), new GlobalName("rounds", "derived", "rounds"),
+                new GlobalName("clock", "derived", "clock"), new GlobalName("since", "other", null),
+                new GlobalName("settled", "predicate", "settled"), new GlobalName("ticking", "predicate", "ticking"));
+        java.util.Set<String> served = java.util.Set.of("rounds", "clock");
+        assertThat(PredicateFingerprints.reach(script, globals, List.of("settled"), served).served())
+                .containsExactlyInAnyOrder("rounds", "clock");
+        assertThat(PredicateFingerprints.reach(script, globals, List.of("settled"), served, false).served())
+                .containsExactly("rounds");
+        // A helper the body calls is read by the evaluation, whatever the aux values read too.
+        assertThat(PredicateFingerprints.reach(script, globals, List.of("ticking"), served, false).served())
+                .containsExactly("clock");
+    }
+
+    @Test
     void literal_acceptsWhatReprWritesOfLiterals_only() {
         for (String text : List.of("{0: 'v1', 1: \"it's\"}", "[(1, 2.5e-07), None, True, False, -3, 1j]",
                 "{'a': {(0, 'x'): [b'\\x00']}}", "{1, 2}", "()", "'a\\'b'", "set()",

@@ -2,6 +2,9 @@
 # store.py's read their clock, for PredicateReuseIT: a re-check that serves those values hands Python every event
 # and takes the aux values only before an event that can end a span, one of whose predicates reads a served value
 # and the other a table; its report (aux values at each span's end, and reads, included) must be a fresh check's.
+# A re-check that reads served values only merges the changes of those that only aux values read and that keep one
+# version (seen, label, last_change) between the steps where something is due; ticks keeps three, which an aux value
+# reads, so its changes reach Python one by one.
 # The labels' values are ones the checker reads back itself (integers, big ones too, strings with and without quotes and
 # escapes, True, False, None) and others Python reads (floats, tuples).
 from deja import table, derived, eventually, stats
@@ -42,6 +45,15 @@ def label():
             n / 3, (n, "x")][n % 11]
 
 
+@derived(keep_versions=3)
+def ticks():
+    return stats.events()
+
+
+def recent_ticks():
+    return ticks.versions()
+
+
 def waited():
     """Events since the accepted rounds last changed."""
     return seen() - last_change()[1]
@@ -63,3 +75,9 @@ def collect_even():
 def collect_odd():
     """The other way round, over the table itself."""
     return sum(a.collect_round or 0 for a in Agent) % 2 == 1
+
+
+@eventually(aux=[recent_ticks])
+def collect_even_too():
+    """As collect_even, with an aux value that reads the last three versions of a value changing at every event."""
+    return parity() == 0
