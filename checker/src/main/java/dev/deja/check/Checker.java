@@ -357,12 +357,40 @@ public final class Checker {
         boolean readsNodes = !active.isEmpty() || stored.isEmpty();
         if (!reused.isEmpty() || !servedNames.isEmpty()) {
             PredicateFingerprints.Reach reach;
+            Set<String> derived;
             Map<String, List<DerivedValues.Change>> servedChanges = new LinkedHashMap<>();
+            Map<String, List<DerivedValues.Change>> storedChanges = new java.util.HashMap<>();
+            Set<String> coalesced;
+            long[] handed;
             while (true) {
                 reach = runningClosure(text, globals, fingerprints, evaluator.predicateNames(), active, reused,
                         allDerived, servedNames);
-                Optional<String> refused = readServed(evaluator, history, servedNames, reach.served(), servedChanges,
-                        options);
+                derived = new java.util.TreeSet<>(reach.derived());
+                if (reach.builtins()) {
+                    derived.addAll(allDerived);
+                    derived.removeAll(servedNames);
+                }
+                Map<String, List<DerivedValues.Change>> changes = new LinkedHashMap<>();
+                for (String name : servedNames) {
+                    List<DerivedValues.Change> all = storedChanges.computeIfAbsent(name, history::derivedChanges);
+                    // Nothing evaluated sees the values of one it cannot read directly: only what it read, where that
+                    // changed.
+                    changes.put(name, reach.served().contains(name) ? all : all.stream()
+                            .filter(change -> change.reads() != null)
+                            .map(change -> new DerivedValues.Change(change.position(), null, change.reads())).toList());
+                }
+                coalesced = Set.of();
+                handed = null;
+                if (stored.isPresent() && !reach.builtins() && reach.tables().isEmpty()) {
+                    coalesced = coalescable(text, globals, active, derived, servedNames, reach, evaluator);
+                    if (!coalesced.isEmpty()) {
+                        handed = handed(changes, coalesced);
+                        for (String name : coalesced) {
+                            changes.put(name, merged(changes.get(name), handed));
+                        }
+                    }
+                }
+                Optional<String> refused = readServed(evaluator, changes, servedChanges, options);
                 if (refused.isEmpty()) {
                     break;
                 }
@@ -370,28 +398,12 @@ public final class Checker {
                 closeServed(servedNames, fingerprints);
             }
             readsNodes = !active.isEmpty() && reach.builtins();
-            Set<String> derived = new java.util.TreeSet<>(reach.derived());
-            if (reach.builtins()) {
-                derived.addAll(allDerived);
-                derived.removeAll(servedNames);
-            }
             Set<Long> positions = new java.util.HashSet<>();
-            for (List<DerivedValues.Change> changes : servedChanges.values()) {
-                for (DerivedValues.Change change : changes) {
-                    positions.add(change.position());
-                }
-            }
-            Set<String> coalesced = Set.of();
-            java.util.NavigableSet<Long> handed = null;
-            if (stored.isPresent() && !reach.builtins() && reach.tables().isEmpty()) {
-                coalesced = coalescable(text, globals, active, derived, servedNames, reach, evaluator);
-                if (!coalesced.isEmpty()) {
-                    handed = handed(servedChanges, coalesced);
-                    positions = handed;
-                }
+            for (long position : handed != null ? handed : positions(servedChanges, name -> true)) {
+                positions.add(position);
             }
             if (!servedNames.isEmpty()) {
-                evaluator.commitServed(servedNames, coalesced, handed);
+                evaluator.commitServed(servedNames);
             }
             evaluator.activate(active, derived);
             evaluated = derived;
@@ -407,23 +419,23 @@ public final class Checker {
         }
         Run run = new Run(evaluator, options, history, filter);
         boolean stopped = false;
-        // Where the evaluated predicates read no table (only the built-ins' absence and served derived values), the
-        // steps where those change are all they need: the rest of the history is not even read.
-        boolean servedOnly = stored.isPresent() && evaluated != null && filter.tables != null && filter.tables.isEmpty();
+        // Where the evaluated predicates read no built-in, the steps where a served value they read changes and those
+        // that change a table they read are all they need: the stretches of the history without one are not even read.
+        boolean selective = stored.isPresent() && evaluated != null && filter.tables != null;
         if (!active.isEmpty() || stored.isEmpty()) {
             try {
                 // Changes of tables that nothing evaluated reads, or that the script no longer declares, are left
                 // undecoded (the filter would drop them).
                 Set<String> decoded = filter.tables != null ? filter.tables
                         : schemas.stream().map(TableSchema::name).collect(java.util.stream.Collectors.toSet());
-                StepPipeline.runBatches("deja-check-history", sink -> servedOnly
-                        ? history.replayHistoryAt(filter.positions, decoded, sink)
+                StepPipeline.runBatches("deja-check-history", sink -> selective
+                        ? history.replayHistoryAt(filter.positions, filter.tables, decoded, sink)
                         : history.replayHistory(0, decoded, sink), run::steps);
             } catch (Stop stop) {
                 // --to or --limit reached
                 stopped = true;
             }
-            if (servedOnly) {
+            if (selective) {
                 run.events = stored.get().eventsChecked();
             }
         } else {
@@ -562,30 +574,52 @@ public final class Checker {
     }
 
     /**
-     * Reads back into the evaluator the stored changes of the {@code served} derived values, into {@code changes}: the
-     * values of those that what runs can read ({@code read}), and only what the others read where that changed (the
-     * predicates' reads, which the report shows, go through them; their values nothing evaluated sees). Returns the
-     * first whose values cannot be read back (it must be evaluated instead), or empty.
+     * Reads back into the evaluator the stored {@code changes} of the served derived values, by name, into
+     * {@code read}: for those that what runs can read, their values, for the others only what they read where that
+     * changed (the predicates' reads, which the report shows, go through them; their values nothing evaluated sees).
+     * Returns the first whose values cannot be read back (it must be evaluated instead), or empty.
      */
-    private static Optional<String> readServed(ScriptEvaluator evaluator, StateHistory history, Set<String> served,
-                                               Set<String> read, Map<String, List<DerivedValues.Change>> changes,
-                                               Options options) {
-        changes.clear();
-        for (String derived : served) {
-            List<DerivedValues.Change> stored = history.derivedChanges(derived);
-            if (!read.contains(derived)) {
-                // Nothing evaluated sees its values: only what it read, where that changed.
-                stored = stored.stream().filter(change -> change.reads() != null)
-                        .map(change -> new DerivedValues.Change(change.position(), null, change.reads())).toList();
-            }
-            Optional<String> why = evaluator.readBack(derived, stored);
+    private static Optional<String> readServed(ScriptEvaluator evaluator, Map<String, List<DerivedValues.Change>> changes,
+                                               Map<String, List<DerivedValues.Change>> read, Options options) {
+        read.clear();
+        for (Map.Entry<String, List<DerivedValues.Change>> entry : changes.entrySet()) {
+            Optional<String> why = evaluator.readBack(entry.getKey(), entry.getValue());
             if (why.isPresent()) {
-                options.listener().notice("evaluating derived value " + derived + " again: " + why.get());
-                return Optional.of(derived);
+                options.listener().notice("evaluating derived value " + entry.getKey() + " again: " + why.get());
+                return Optional.of(entry.getKey());
             }
-            changes.put(derived, stored);
+            read.put(entry.getKey(), entry.getValue());
         }
         return Optional.empty();
+    }
+
+    /**
+     * {@code changes} as they reach Python when merged at the {@code handed} steps: each with the first handed step at
+     * or after it, merged with the others it arrives with into one (the latest value, and the latest of what it read).
+     * For a derived value that keeps one version, or whose values nothing evaluated reads, the merged change leaves
+     * the state the separate ones leave.
+     */
+    private static List<DerivedValues.Change> merged(List<DerivedValues.Change> changes, long[] handed) {
+        List<DerivedValues.Change> out = new ArrayList<>();
+        long lastAt = -1;
+        for (DerivedValues.Change change : changes) {
+            int found = java.util.Arrays.binarySearch(handed, change.position());
+            int index = found >= 0 ? found : -found - 1;
+            if (index == handed.length) {
+                throw new IllegalStateException("a change of a merged derived value at " + change.position()
+                        + " comes after the last step handed to Python, " + handed[handed.length - 1]);
+            }
+            long at = handed[index];
+            if (!out.isEmpty() && lastAt == at) {
+                DerivedValues.Change last = out.getLast();
+                out.set(out.size() - 1, new DerivedValues.Change(at, change.value() != null ? change.value() : last.value(),
+                        change.reads() != null ? change.reads() : last.reads()));
+            } else {
+                out.add(new DerivedValues.Change(at, change.value(), change.reads()));
+                lastAt = at;
+            }
+        }
+        return out;
     }
 
     /**
@@ -602,9 +636,12 @@ public final class Checker {
         List<String> roots = new ArrayList<>(active);
         roots.addAll(running);
         Set<String> due = PredicateFingerprints.reach(text, globals, roots, served, false).served();
+        Set<String> candidates = new java.util.TreeSet<>(served);
+        candidates.removeAll(due);
+        Map<String, Integer> keeps = evaluator.keepVersions(candidates);
         Set<String> out = new java.util.TreeSet<>();
-        for (String name : served) {
-            if (!due.contains(name) && (!reach.served().contains(name) || evaluator.keepsOneVersion(name))) {
+        for (String name : candidates) {
+            if (!reach.served().contains(name) || keeps.get(name) == 1) {
                 out.add(name);
             }
         }
@@ -619,28 +656,53 @@ public final class Checker {
      * the end of the run). Every other step changes only values that no due evaluation reads, and nothing is taken
      * after it that a later one does not take again.
      */
-    private static java.util.NavigableSet<Long> handed(Map<String, List<DerivedValues.Change>> changes,
-                                                       Set<String> coalesced) {
-        java.util.TreeSet<Long> all = new java.util.TreeSet<>();
-        java.util.TreeSet<Long> due = new java.util.TreeSet<>();
-        changes.forEach((name, list) -> list.forEach(change -> {
-            all.add(change.position());
-            if (!coalesced.contains(name)) {
-                due.add(change.position());
-            }
-        }));
-        java.util.TreeSet<Long> handed = new java.util.TreeSet<>(due);
+    private static long[] handed(Map<String, List<DerivedValues.Change>> changes, Set<String> coalesced) {
+        long[] all = positions(changes, name -> true);
+        long[] due = positions(changes, name -> !coalesced.contains(name));
+        long[] handed = new long[2 * due.length + 2];
+        int count = 0;
         for (long position : due) {
-            Long before = all.lower(position);
-            if (before != null) {
-                handed.add(before);
+            handed[count++] = position;
+            int at = java.util.Arrays.binarySearch(all, position);
+            if (at > 0) {
+                handed[count++] = all[at - 1];
             }
         }
-        if (!all.isEmpty()) {
-            handed.add(all.first());
-            handed.add(all.last());
+        if (all.length > 0) {
+            handed[count++] = all[0];
+            handed[count++] = all[all.length - 1];
         }
-        return handed;
+        return distinctSorted(java.util.Arrays.copyOf(handed, count));
+    }
+
+    /** The positions of the changes of the derived values {@code which} accepts, sorted, each once. */
+    private static long[] positions(Map<String, List<DerivedValues.Change>> changes,
+                                    java.util.function.Predicate<String> which) {
+        int size = 0;
+        for (Map.Entry<String, List<DerivedValues.Change>> entry : changes.entrySet()) {
+            size += which.test(entry.getKey()) ? entry.getValue().size() : 0;
+        }
+        long[] out = new long[size];
+        int count = 0;
+        for (Map.Entry<String, List<DerivedValues.Change>> entry : changes.entrySet()) {
+            if (which.test(entry.getKey())) {
+                for (DerivedValues.Change change : entry.getValue()) {
+                    out[count++] = change.position();
+                }
+            }
+        }
+        return distinctSorted(out);
+    }
+
+    private static long[] distinctSorted(long[] values) {
+        java.util.Arrays.sort(values);
+        int count = 0;
+        for (int i = 0; i < values.length; i++) {
+            if (count == 0 || values[i] != values[count - 1]) {
+                values[count++] = values[i];
+            }
+        }
+        return java.util.Arrays.copyOf(values, count);
     }
 
     /** Leaves out of {@code served} every derived value that reaches one not served, until none does. */

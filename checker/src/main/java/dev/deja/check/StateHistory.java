@@ -55,16 +55,19 @@ public interface StateHistory extends AutoCloseable {
     }
 
     /**
-     * Streams the first stored step and those at {@code positions}, in position order, each with only its changes of
-     * {@code tables} (null: all), what a re-check needs when only the changes of stored derived values and of a few
-     * tables matter to it; the same validity rule as {@link #replayHistory}. A store may read and decode less than the
-     * whole history for it. Returns how many steps were given.
+     * Streams the first stored step, those at {@code positions} and those that change one of the tables
+     * {@code changing}, in position order, each with only its changes of {@code tables} (null: all), what a re-check
+     * needs when only the changes of stored derived values and of a few tables matter to it; the same validity rule as
+     * {@link #replayHistory}. A store may read and decode less than the whole history for it, and may give other steps
+     * too, near those (the caller passes over what it does not need). Returns how many steps were given.
      */
-    default long replayHistoryAt(java.util.Set<Long> positions, java.util.Set<String> tables, Consumer<StateStep> consumer) {
+    default long replayHistoryAt(java.util.Set<Long> positions, java.util.Set<String> changing,
+                                 java.util.Set<String> tables, Consumer<StateStep> consumer) {
         long[] given = {0};
         boolean[] first = {true};
         replayHistory(0, step -> {
-            if (first[0] || positions.contains(step.event().position())) {
+            if (first[0] || positions.contains(step.event().position())
+                    || step.changes().stream().anyMatch(change -> changing.contains(change.table()))) {
                 consumer.accept(tables == null ? step : only(step, tables));
                 given[0]++;
             }

@@ -1359,8 +1359,8 @@ def _deja_setup_reads_back(values):
 
 def _deja_setup_serve(name, reads):
     """Prepares the derived value name to be served from the stored history (_deja_setup_commit_served): returns its
-    index in _registry.derived, for each tuple of names in reads (what it read at one of its stored changes),
-    the set of sources they name, for _steps, and how many versions it keeps; or why it cannot be served. Its values reach _steps already read
+    index in _registry.derived and, for each tuple of names in reads (what it read at one of its stored changes),
+    the set of sources they name, for _steps; or why it cannot be served. Its values reach _steps already read
     back: by the checker, or by _deja_setup_literals for texts the checker does not read itself. The check that
     stored them made sure that they read back exactly (_deja_setup_reads_back)."""
     index = None
@@ -1383,7 +1383,13 @@ def _deja_setup_serve(name, reads):
                 return "it read %s, which the script no longer declares" % n
             read.add(source)
         deps.append(read)
-    return (index, deps, _registry.derived[index].keep)
+    return (index, deps)
+
+
+def _deja_setup_keeps(names):
+    """How many versions each of the derived values names keeps (keep_versions), in order; 0 for an undeclared one."""
+    keeps = {d.name: d.keep for d in _registry.derived}
+    return tuple(keeps.get(name, 0) for name in names)
 
 
 def _deja_setup_commit_served(names):

@@ -94,11 +94,10 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final Value literals;
     private final Value unset;
     private final Value commitServed;
+    private final Value keeps;
     // The served derived values' changes read back by readBack, by name, until commitServed serves them; then by
     // position, each as {index in the registry, value (or unset: unchanged), what it read (or null: unchanged)}.
     private final Map<String, List<Object[]>> stagedServed = new HashMap<>();
-    // How many versions each derived value read back by readBack keeps (its keep_versions).
-    private final Map<String, Integer> stagedKeep = new HashMap<>();
     private final Map<Long, List<Object[]>> served = new HashMap<>();
     private final Progress progress = new Progress();
     // The steps Python holds from the last call (the same list object), the index in it of their first, and of the
@@ -198,6 +197,7 @@ public final class ScriptEvaluator implements AutoCloseable {
             literals = module.getMember("_deja_setup_literals");
             unset = module.getMember("_UNSET");
             commitServed = module.getMember("_deja_setup_commit_served");
+            keeps = module.getMember("_deja_setup_keeps");
             List<TableSchema> declared = new ArrayList<>();
             Value tables = module.getMember("_deja_setup_tables").execute();
             for (long i = 0; i < tables.getArraySize(); i++) {
@@ -459,7 +459,6 @@ public final class ScriptEvaluator implements AutoCloseable {
         }
         int index = prepared.getArrayElement(0).asInt();
         Value deps = prepared.getArrayElement(1);
-        stagedKeep.put(name, prepared.getArrayElement(2).asInt());
         Object[] read = new Object[changes.size()];
         List<Integer> unread = new ArrayList<>();
         List<String> texts = new ArrayList<>();
@@ -640,54 +639,24 @@ public final class ScriptEvaluator implements AutoCloseable {
      * due for evaluation. Call before the first step, and leave them out of {@link #activate}.
      */
     public void commitServed(java.util.Collection<String> names) {
-        commitServed(names, Set.of(), null);
-    }
-
-    /**
-     * Whether the derived value {@code name}, read back by {@link #readBack}, keeps only its latest version: then
-     * its {@code versions()} after several changes are the same as after the last of them alone.
-     */
-    public boolean keepsOneVersion(String name) {
-        return stagedKeep.getOrDefault(name, 0) == 1;
-    }
-
-    /**
-     * Like {@link #commitServed(java.util.Collection)}, but the changes of the {@code coalesced} ones reach Python
-     * only at the positions in {@code handed}: each change with the first handed step at or after it, merged with the
-     * others it arrives with into one (the latest value, and the latest of what it read), so that a step that is not
-     * handed to Python needs not be. Only for derived values that keep one version ({@link #keepsOneVersion}) or
-     * whose values nothing evaluated reads: for those the merged change leaves the state the separate ones leave.
-     */
-    public void commitServed(java.util.Collection<String> names, Set<String> coalesced,
-                             java.util.NavigableSet<Long> handed) {
         commitServed.execute(makeTuple.execute(names.toArray()));
         for (String name : names) {
-            boolean merge = coalesced.contains(name);
-            Object[] last = null;
-            long lastAt = -1;
             for (Object[] change : stagedServed.getOrDefault(name, List.of())) {
-                long position = (Long) change[0];
-                Long at = merge ? handed.ceiling(position) : null;
-                if (at == null) {
-                    served.computeIfAbsent(position, p -> new ArrayList<>(1)).add(change);
-                    continue;
-                }
-                if (last != null && lastAt == at) {
-                    if (change[2] != unset) {
-                        last[2] = change[2];
-                    }
-                    if (change[3] != null) {
-                        last[3] = change[3];
-                    }
-                    continue;
-                }
-                last = new Object[] {at, change[1], change[2], change[3]};
-                lastAt = at;
-                served.computeIfAbsent(at, p -> new ArrayList<>(1)).add(last);
+                served.computeIfAbsent((Long) change[0], position -> new ArrayList<>(1)).add(change);
             }
         }
         stagedServed.clear();
-        stagedKeep.clear();
+    }
+
+    /** How many versions each of the derived values {@code names} keeps ({@code keep_versions}); 0 if undeclared. */
+    public Map<String, Integer> keepVersions(java.util.Collection<String> names) {
+        Value kept = keeps.execute(makeTuple.execute(names.toArray()));
+        Map<String, Integer> out = new HashMap<>();
+        int i = 0;
+        for (String name : names) {
+            out.put(name, kept.getArrayElement(i++).asInt());
+        }
+        return out;
     }
 
     /**

@@ -85,7 +85,7 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     public static final String NAME = "history";
     // 5: violations gained witness, status_text, counted, below_threshold and aux_at_end.
     // 6: the reader user that queries run as.
-    static final int FORMAT = 6;
+    static final int FORMAT = 7;
     private static final int COMMIT_EVERY = 2_000;
     /** The meta key set once the tables for queries are built. */
     private static final String QUERY_TABLES = "query_tables";
@@ -441,7 +441,7 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
         }
         statement.execute("CREATE TABLE deja_meta(meta_key VARCHAR PRIMARY KEY, meta_value VARCHAR)");
         statement.execute("CREATE TABLE deja_steps(first_position BIGINT PRIMARY KEY, last_position BIGINT NOT NULL,"
-                + " steps VARBINARY NOT NULL)");
+                + " steps VARBINARY NOT NULL, changed_tables VARCHAR NOT NULL)");
         statement.execute("CREATE TABLE violations(id INT AUTO_INCREMENT PRIMARY KEY, position BIGINT, predicate VARCHAR,"
                 + " kind VARCHAR, status VARCHAR, node VARCHAR, lamport BIGINT, end_position BIGINT, aux VARCHAR,"
                 + " message VARCHAR, violation_json VARCHAR, witness VARCHAR, status_text VARCHAR, counted BOOLEAN,"
@@ -452,7 +452,8 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
         putMeta("format", Integer.toString(FORMAT));
         putMeta("schemas", JSON.writeValueAsString(newSchemas));
         putMeta("complete", "false");
-        insertChunk = connection().prepareStatement("INSERT INTO deja_steps VALUES (?, ?, ?)");
+        insertChunk = connection().prepareStatement(
+                "INSERT INTO deja_steps(first_position, last_position, steps, changed_tables) VALUES (?, ?, ?, ?)");
         connection().commit();
     }
 
@@ -543,6 +544,7 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
         if (!chunk.isEmpty()) {
             insertChunk.setLong(1, chunk.firstPosition());
             insertChunk.setLong(2, chunk.lastPosition());
+            insertChunk.setString(4, JSON.writeValueAsString(chunk.tables()));
             insertChunk.setBytes(3, chunk.finish());
             insertChunk.executeUpdate();
             chunk.clear();
@@ -852,19 +854,16 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
             }
             List<DerivedValues.Change> out = new ArrayList<>();
             try (PreparedStatement select = connection().prepareStatement(
-                    "SELECT position, value_repr, reads FROM deja_derived_changes WHERE derived = ? ORDER BY id")) {
+                    "SELECT changes FROM deja_derived_changes WHERE derived = ? ORDER BY chunk")) {
                 select.setString(1, name);
-                select.setFetchSize(1000);
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
-                        String reads = rows.getString(3);
-                        out.add(new DerivedValues.Change(rows.getLong(1), rows.getString(2),
-                                reads == null ? null : List.of(RESULTS_JSON.readValue(reads, String[].class))));
+                        DerivedChunk.read(rows.getBytes(1), out);
                     }
                 }
             }
             return out;
-        } catch (SQLException | JsonProcessingException e) {
+        } catch (SQLException | IOException e) {
             throw failure("read the stored values of derived value " + name, e);
         }
     }
@@ -875,10 +874,9 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
         try (Statement statement = connection().createStatement()) {
             statement.execute("CREATE TABLE IF NOT EXISTS deja_derived_results(derived VARCHAR PRIMARY KEY,"
                     + " fingerprint VARCHAR NOT NULL)");
-            statement.execute("CREATE TABLE IF NOT EXISTS deja_derived_changes(id BIGINT AUTO_INCREMENT PRIMARY KEY,"
-                    + " derived VARCHAR NOT NULL, position BIGINT NOT NULL, value_repr CHARACTER LARGE OBJECT,"
-                    + " reads VARCHAR)");
-            statement.execute("CREATE INDEX IF NOT EXISTS deja_derived_changes_by_name ON deja_derived_changes(derived, id)");
+            // Chunks of DerivedChunk.SIZE changes: a value that changes at every event is a few rows, not one per event.
+            statement.execute("CREATE TABLE IF NOT EXISTS deja_derived_changes(derived VARCHAR NOT NULL,"
+                    + " chunk INT NOT NULL, changes VARBINARY NOT NULL, PRIMARY KEY (derived, chunk))");
             List<String> forgotten = new ArrayList<>();
             try (ResultSet rows = statement.executeQuery("SELECT derived FROM deja_derived_results")) {
                 while (rows.next()) {
@@ -898,8 +896,8 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
             }
             try (PreparedStatement result = connection().prepareStatement(
                     "INSERT INTO deja_derived_results(derived, fingerprint) VALUES (?, ?)");
-                 PreparedStatement change = connection().prepareStatement(
-                         "INSERT INTO deja_derived_changes(derived, position, value_repr, reads) VALUES (?, ?, ?, ?)")) {
+                 PreparedStatement chunk = connection().prepareStatement(
+                         "INSERT INTO deja_derived_changes(derived, chunk, changes) VALUES (?, ?, ?)")) {
                 for (Map.Entry<String, DerivedValues> entry : fresh.entrySet()) {
                     if (kept.contains(entry.getKey())) {
                         continue;
@@ -907,37 +905,36 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
                     result.setString(1, entry.getKey());
                     result.setString(2, entry.getValue().fingerprint());
                     result.executeUpdate();
-                    int batched = 0;
-                    for (DerivedValues.Change c : entry.getValue().changes()) {
-                        change.setString(1, entry.getKey());
-                        change.setLong(2, c.position());
-                        change.setString(3, c.value());
-                        change.setString(4, c.reads() == null ? null : RESULTS_JSON.writeValueAsString(c.reads()));
-                        change.addBatch();
-                        if (++batched % 1000 == 0) {
-                            change.executeBatch();
-                        }
+                    List<DerivedValues.Change> changes = entry.getValue().changes();
+                    for (int from = 0; from < changes.size(); from += DerivedChunk.SIZE) {
+                        List<DerivedValues.Change> part = changes.subList(from, Math.min(changes.size(), from + DerivedChunk.SIZE));
+                        chunk.setString(1, entry.getKey());
+                        chunk.setInt(2, from / DerivedChunk.SIZE);
+                        chunk.setBytes(3, DerivedChunk.write(part));
+                        chunk.addBatch();
                     }
-                    change.executeBatch();
+                    chunk.executeBatch();
                 }
             }
             connection().commit();
-        } catch (SQLException | JsonProcessingException e) {
+        } catch (SQLException | IOException e) {
             throw failure("store the derived values", e);
         }
     }
 
     @Override
-    public long replayHistoryAt(Set<Long> positions, Set<String> tables, Consumer<StateStep> consumer) {
-        // Only the chunks holding one of the positions (and the first) are read, and in them only those steps and
-        // their changes of those tables are decoded.
+    public long replayHistoryAt(Set<Long> positions, Set<String> changing, Set<String> tables,
+                                Consumer<StateStep> consumer) {
+        // Only the chunks holding one of the positions (and the first) or changing one of those tables are read; in the
+        // first kind only those steps are decoded, and in every chunk only the changes of the tables wanted.
         List<Long> wanted = new ArrayList<>(positions);
         Collections.sort(wanted);
         long[] count = {0};
         try (Statement statement = connection().createStatement();
              ResultSet ranges = statement.executeQuery(
-                     "SELECT first_position, last_position FROM deja_steps ORDER BY first_position")) {
+                     "SELECT first_position, last_position, changed_tables FROM deja_steps ORDER BY first_position")) {
             List<Long> firsts = new ArrayList<>();
+            Set<Long> whole = new java.util.HashSet<>();
             int at = 0;
             boolean first = true;
             while (ranges.next()) {
@@ -946,20 +943,30 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
                 while (at < wanted.size() && wanted.get(at) < from) {
                     at++;
                 }
-                if (first || (at < wanted.size() && wanted.get(at) <= to)) {
+                boolean changes = false;
+                if (!changing.isEmpty()) {
+                    for (String table : JSON.readValue(ranges.getString(3), String[].class)) {
+                        changes |= changing.contains(table);
+                    }
+                }
+                if (changes) {
+                    whole.add(from);
+                }
+                if (first || changes || (at < wanted.size() && wanted.get(at) <= to)) {
                     firsts.add(from);
                 }
                 first = false;
             }
             boolean[] firstStep = {true};
-            LongPredicate given = position -> {
-                boolean take = firstStep[0] || positions.contains(position);
-                firstStep[0] = false;
-                return take;
-            };
             Predicate<String> tableWanted = tables == null ? table -> true : tables::contains;
             try (PreparedStatement chunk = connection().prepareStatement("SELECT steps FROM deja_steps WHERE first_position = ?")) {
                 for (long from : firsts) {
+                    boolean all = whole.contains(from);
+                    LongPredicate given = position -> {
+                        boolean take = all || firstStep[0] || positions.contains(position);
+                        firstStep[0] = false;
+                        return take;
+                    };
                     chunk.setLong(1, from);
                     try (ResultSet rows = chunk.executeQuery()) {
                         while (rows.next()) {
@@ -971,7 +978,7 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
                     }
                 }
             }
-        } catch (SQLException e) {
+        } catch (SQLException | JsonProcessingException e) {
             throw failure("read the stored history", e);
         }
         return count[0];

@@ -39,6 +39,9 @@ final class StepChunk {
     private JsonGenerator generator;
     private long firstPosition = -1;
     private long lastPosition = -1;
+    // The tables the chunk's steps change, stored beside it so that a re-check can pass over chunks that change none
+    // of the tables it reads.
+    private final java.util.Set<String> tables = new java.util.TreeSet<>();
 
     /** Appends {@code step}, which comes after every step already in the chunk. */
     void add(StateStep step) throws IOException {
@@ -62,6 +65,7 @@ final class StepChunk {
         generator.writeString(event.from().map(NodeId::value).orElse(null));
         generator.writeStartArray(null, step.changes().size());
         for (RowChange change : step.changes()) {
+            tables.add(change.table());
             generator.writeStartArray(null, 5);
             generator.writeString(change.table());
             generator.writeString(change.kind().code());
@@ -134,6 +138,11 @@ final class StepChunk {
         return lastPosition;
     }
 
+    /** The names of the tables its steps change, in order. */
+    List<String> tables() {
+        return List.copyOf(tables);
+    }
+
     /** The chunk's bytes; {@link #clear} starts the next chunk. */
     byte[] finish() throws IOException {
         generator.writeEndArray();
@@ -146,6 +155,7 @@ final class StepChunk {
         generator = null;
         firstPosition = -1;
         lastPosition = -1;
+        tables.clear();
     }
 
     /** The steps of a stored chunk, in order. */

@@ -213,6 +213,60 @@ class H2StateHistoryIT {
     }
 
     @Test
+    void replayHistoryAt_givesTheFirstStepThosePositionsAndTheStepsChangingThoseTables_readingOnlyTheirChunks() {
+        List<StateStep> steps = new ArrayList<>();
+        for (long position = 0; position < 7_000; position++) {
+            // Peer changes at two steps of the third chunk of 2,000 steps only, Agent at every other step.
+            List<RowChange> changes = position == 4_500 || position == 4_501
+                    ? List.of(new RowChange("Peer", RowChange.Kind.INSERT, N2, position, Map.of("items", List.of())))
+                    : List.of(new RowChange("Agent", RowChange.Kind.UPDATE, N1, 1, agent(position, null)));
+            steps.add(new StateStep(event(position, N1), changes));
+        }
+        List<StateStep> given = new ArrayList<>();
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+            storeCheck(history, steps);
+
+            long count = history.replayHistoryAt(java.util.Set.of(6_500L), java.util.Set.of("Peer"),
+                    java.util.Set.of("Peer"), given::add);
+
+            assertThat(count).isEqualTo(given.size());
+        }
+        assertThat(given).extracting(step -> step.event().position()).contains(0L, 4_500L, 4_501L, 6_500L)
+                .isSorted();
+        // The first chunk gives its first step, the one with the position that step only, the one changing Peer every
+        // step (the caller passes over the others); the second chunk is not read.
+        assertThat(given).hasSize(1 + 2_000 + 1);
+        assertThat(given).allSatisfy(step -> assertThat(step.changes()).allSatisfy(change ->
+                assertThat(change.table()).isEqualTo("Peer")));
+        assertThat(given.stream().filter(step -> !step.changes().isEmpty()).map(step -> step.event().position()))
+                .containsExactly(4_500L, 4_501L);
+    }
+
+    @Test
+    void derivedValues_ofManyChanges_readBackExactly() {
+        List<dev.deja.check.DerivedValues.Change> changes = new ArrayList<>();
+        for (long position = 0; position < 10_000; position++) {
+            changes.add(new dev.deja.check.DerivedValues.Change(position, position % 3 == 0 ? null : "(" + position + ",)",
+                    position % 5 == 0 ? List.of("Agent", "clock") : null));
+        }
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+            storeCheck(history, sampleSteps());
+            history.storeDerivedValues(Map.of("clock", new dev.deja.check.DerivedValues("f1", changes),
+                    "other", new dev.deja.check.DerivedValues("f2", changes.subList(0, 3))), java.util.Set.of());
+        }
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+            assertThat(history.derivedChanges("clock")).isEqualTo(changes);
+            assertThat(history.derivedChanges("other")).isEqualTo(changes.subList(0, 3));
+            assertThat(history.derivedFingerprints()).containsEntry("clock", "f1").containsEntry("other", "f2");
+            // Stored again, keeping one: the other's changes are replaced.
+            history.storeDerivedValues(Map.of("other", new dev.deja.check.DerivedValues("f3", changes.subList(5, 6))),
+                    java.util.Set.of("clock"));
+            assertThat(history.derivedChanges("other")).isEqualTo(changes.subList(5, 6));
+            assertThat(history.derivedChanges("clock")).isEqualTo(changes);
+        }
+    }
+
+    @Test
     void repeatedChecks_startANewFileEachTime_soItDoesNotGrow() throws Exception {
         List<StateStep> steps = new ArrayList<>();
         for (long position = 0; position < 20_000; position++) {

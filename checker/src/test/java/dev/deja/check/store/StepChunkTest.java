@@ -108,6 +108,21 @@ class StepChunkTest {
     }
 
     @Test
+    void tables_areThoseItsStepsChange_untilCleared() throws Exception {
+        StepChunk chunk = new StepChunk();
+        chunk.add(step(1, List.of(new RowChange("Lock", RowChange.Kind.INSERT, NODE, 6, Map.of("held", true)))));
+        chunk.add(step(2, List.of()));
+        chunk.add(step(3, List.of(new RowChange("Agent", RowChange.Kind.DELETE, NODE, 5, Map.of()))));
+        assertThat(chunk.tables()).containsExactly("Agent", "Lock");
+
+        chunk.finish();
+        chunk.clear();
+        chunk.add(step(4, List.of()));
+
+        assertThat(chunk.tables()).isEmpty();
+    }
+
+    @Test
     void read_everyValueKind_givesTheNormalizedValues_withMapKeysAsText() throws Exception {
         StepChunk chunk = new StepChunk();
         chunk.add(step(1, List.of(new RowChange("Agent", RowChange.Kind.INSERT, NODE, 5, everyKind()))));
