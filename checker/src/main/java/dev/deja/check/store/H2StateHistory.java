@@ -728,6 +728,10 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     @Override
     public Optional<String> unservable(List<TableSchema> wanted) {
         try {
+            if (isOtherFormat()) {
+                return Optional.of("the stored history was written by another version of Deja (format "
+                        + meta("format").orElse("?") + ", this one reads " + FORMAT + ")");
+            }
             if (!isComplete()) {
                 return Optional.of(StateHistory.NO_HISTORY);
             }

@@ -312,6 +312,9 @@ class H2StateHistoryIT {
                 .hasMessageContaining("run 'deja check'");
         try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
             assertThat(history.hasCompleteHistory(SCHEMAS)).as("never reused").isFalse();
+            // What a re-check says when it replays instead.
+            assertThat(history.unservable(SCHEMAS)).contains("the stored history was written by another version of"
+                    + " Deja (format 1, this one reads " + H2StateHistory.FORMAT + ")");
             assertThat(history.lastViolations()).isEmpty();
             storeCheck(history, sampleSteps());
         }
