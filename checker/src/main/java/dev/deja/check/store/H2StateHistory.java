@@ -63,8 +63,12 @@ import java.util.function.Predicate;
  *       {@code open at end}, {@code closed at N}, {@code ERROR}, {@code TIMEOUT}; {@code counted}: whether it
  *       made the check fail).</li>
  *   <li>{@code deja_steps}, {@code deja_meta}: the exact steps in order, as CBOR, a chunk of up to
- *       {@value #COMMIT_EVERY} steps per row (for re-checking without replay), and the table declarations the
- *       history was extracted with.</li>
+ *       {@value #COMMIT_EVERY} steps per row with the names of the tables its steps change (for re-checking without
+ *       replay, reading only the chunks a re-check needs), and the table declarations the history was extracted
+ *       with.</li>
+ *   <li>{@code predicate_results}, {@code deja_derived_results}, {@code deja_derived_changes}: the latest complete
+ *       check's findings per predicate and values per derived value, by fingerprint, for re-checks that evaluate
+ *       only what changed; a derived value's changes as CBOR chunks ({@link DerivedChunk}).</li>
  * </ul>
  *
  * <p>Writing is built for speed, since it runs alongside every check: a check stores only the steps (and, at its
