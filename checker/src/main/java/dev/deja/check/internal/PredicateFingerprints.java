@@ -51,6 +51,7 @@ import java.util.regex.Pattern;
  */
 public final class PredicateFingerprints {
     private static final Pattern DEF = Pattern.compile("^(?:async\\s+)?(?:def|class)\\s+([A-Za-z_]\\w*)");
+    private static final Pattern AUX = Pattern.compile("\\baux\\s*=\\s*[\\[(]");
     private static final Pattern ASSIGNMENT = Pattern.compile("^([A-Za-z_]\\w*)\\s*(?::[^=]*)?=(?!=)");
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_]\\w*");
     private static final Set<String> DYNAMIC = Set.of("globals", "vars", "locals", "eval", "exec", "compile",
@@ -74,7 +75,7 @@ public final class PredicateFingerprints {
                               boolean readsBuiltins, Set<String> touches) {
     }
 
-    /** A top-level statement: the global it declares (or null), its first line, its text and that without decorators. */
+    /** A top-level statement: the global it declares (or null), its first line, its text and that without aux lists. */
     private record Block(String name, int line, String text, String undecorated) {
     }
 
@@ -108,9 +109,9 @@ public final class PredicateFingerprints {
     }
 
     /**
-     * Like {@link #reach(String, List, java.util.Collection, Set)}, but without what the root predicates' decorators
-     * name ({@code decorators} false): what evaluating them reads, not what their aux values read (the callables of
-     * {@code aux=[...]}, which are called only to take aux values).
+     * Like {@link #reach(String, List, java.util.Collection, Set)}, but without what the aux lists of the root
+     * predicates' decorators name ({@code decorators} false): what evaluating them reads, not what their aux values
+     * read (the callables of {@code aux=[...]}, which are called only to take aux values).
      */
     public static Reach reach(String script, List<ScriptEvaluator.GlobalName> globals, java.util.Collection<String> roots,
                               Set<String> served, boolean decorators) {
@@ -475,13 +476,51 @@ public final class PredicateFingerprints {
             }
             Matcher def = DEF.matcher(line);
             if (def.find()) {
-                String undecorated = at == 0 ? text : String.join("\n", lines.subList(at, Math.max(end, at + 1)));
+                String undecorated = at == 0 ? text : withoutAux(String.join("\n", lines.subList(0, at))) + "\n"
+                        + String.join("\n", lines.subList(at, Math.max(end, at + 1)));
                 return new Block(def.group(1), start, text, undecorated);
             }
             Matcher assignment = ASSIGNMENT.matcher(line);
             return new Block(assignment.find() ? assignment.group(1) : null, start, text, text);
         }
         return new Block(null, start, text, text);
+    }
+
+    /**
+     * {@code decorators} without the lists of their {@code aux=[...]} (or {@code aux=(...)}) arguments: what the rest
+     * of a decorator names, such as a wrapper of the user's own, still counts as read when the predicate is evaluated.
+     */
+    static String withoutAux(String decorators) {
+        Matcher aux = AUX.matcher(decorators);
+        StringBuilder out = new StringBuilder();
+        int from = 0;
+        while (aux.find(from)) {
+            int depth = 0;
+            int at = aux.end() - 1;
+            char quote = 0;
+            for (; at < decorators.length(); at++) {
+                char c = decorators.charAt(at);
+                if (quote != 0) {
+                    if (c == '\\') {
+                        at++;
+                    } else if (c == quote) {
+                        quote = 0;
+                    }
+                } else if (c == '\'' || c == '"') {
+                    quote = c;
+                } else if (c == '[' || c == '(' || c == '{') {
+                    depth++;
+                } else if (c == ']' || c == ')' || c == '}') {
+                    depth--;
+                    if (depth == 0) {
+                        break;
+                    }
+                }
+            }
+            out.append(decorators, from, aux.start());
+            from = Math.min(decorators.length(), at + 1);
+        }
+        return out.append(decorators.substring(from)).toString();
     }
 
     /** The SHA-256 of {@code text}, in hex. */

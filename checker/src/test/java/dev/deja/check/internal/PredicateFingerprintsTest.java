@@ -169,12 +169,22 @@ class PredicateFingerprintsTest {
                 @eventually(aux=[since])
                 def ticking():
                     return since() < 10
+
+                def wrapped(fn):
+                    return lambda: fn() and clock() >= 0
+
+                @eventually(aux=[rounds, lambda: "]" + str(rounds())])
+                @wrapped
+                def wrapped_settled():
+                    return not rounds()
                 """;
         List<GlobalName> globals = List.of(new GlobalName("table", "other", null),
                 new GlobalName("derived", "other", null), new GlobalName("eventually", "other", null),
                 new GlobalName("Agent", "table", "Agent"), new GlobalName("rounds", "derived", "rounds"),
                 new GlobalName("clock", "derived", "clock"), new GlobalName("since", "other", null),
-                new GlobalName("settled", "predicate", "settled"), new GlobalName("ticking", "predicate", "ticking"));
+                new GlobalName("settled", "predicate", "settled"), new GlobalName("ticking", "predicate", "ticking"),
+                new GlobalName("wrapped", "other", null),
+                new GlobalName("wrapped_settled", "predicate", "wrapped_settled"));
         java.util.Set<String> served = java.util.Set.of("rounds", "clock");
         assertThat(PredicateFingerprints.reach(script, globals, List.of("settled"), served).served())
                 .containsExactlyInAnyOrder("rounds", "clock");
@@ -183,6 +193,17 @@ class PredicateFingerprintsTest {
         // A helper the body calls is read by the evaluation, whatever the aux values read too.
         assertThat(PredicateFingerprints.reach(script, globals, List.of("ticking"), served, false).served())
                 .containsExactly("clock");
+        // A decorator of the user's own wraps the evaluation: what it reads counts, only the aux list is left out.
+        assertThat(PredicateFingerprints.reach(script, globals, List.of("wrapped_settled"), served, false).served())
+                .containsExactlyInAnyOrder("rounds", "clock");
+    }
+
+    @Test
+    void withoutAux_leavesOutTheAuxListsOnly() {
+        assertThat(PredicateFingerprints.withoutAux("@eventually(aux=[a, (b, c), lambda: d(\"]\")], threshold=t)\n@w"))
+                .isEqualTo("@eventually(, threshold=t)\n@w");
+        assertThat(PredicateFingerprints.withoutAux("@always(aux = (x,))")).isEqualTo("@always()");
+        assertThat(PredicateFingerprints.withoutAux("@always(aux=helpers)")).isEqualTo("@always(aux=helpers)");
     }
 
     @Test
