@@ -3,8 +3,6 @@ package dev.deja.check.store;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper;
 import dev.deja.check.DerivedValues;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -20,7 +18,6 @@ import java.util.List;
 final class DerivedChunk {
     /** Changes per stored chunk. */
     static final int SIZE = 4096;
-    private static final ObjectMapper CBOR = CBORMapper.builder().build();
 
     private DerivedChunk() {
     }
@@ -28,7 +25,7 @@ final class DerivedChunk {
     /** The stored form of {@code changes}, in their order. */
     static byte[] write(List<DerivedValues.Change> changes) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(16 * changes.size() + 16);
-        try (JsonGenerator generator = CBOR.createGenerator(bytes)) {
+        try (JsonGenerator generator = StepChunk.CBOR.createGenerator(bytes)) {
             generator.writeStartArray(null, changes.size());
             for (DerivedValues.Change change : changes) {
                 generator.writeStartArray(null, 3);
@@ -50,38 +47,34 @@ final class DerivedChunk {
         return bytes.toByteArray();
     }
 
-    /** Appends the changes of a stored chunk to {@code out}, in order. */
+    /** Appends the changes of a stored chunk to {@code out}, in order; read with the step chunks' own readers. */
     static void read(byte[] stored, List<DerivedValues.Change> out) throws IOException {
-        try (JsonParser parser = CBOR.createParser(stored)) {
-            expect(parser.nextToken() == JsonToken.START_ARRAY, parser);
-            for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
-                expect(token == JsonToken.START_ARRAY, parser);
-                expect(parser.nextToken() == JsonToken.VALUE_NUMBER_INT, parser);
-                long position = parser.getLongValue();
-                JsonToken value = parser.nextToken();
-                expect(value == JsonToken.VALUE_STRING || value == JsonToken.VALUE_NULL, parser);
-                String text = value == JsonToken.VALUE_NULL ? null : parser.getText();
-                JsonToken reads = parser.nextToken();
-                List<String> names = null;
-                if (reads == JsonToken.START_ARRAY) {
-                    names = new ArrayList<>();
-                    for (JsonToken name = parser.nextToken(); name != JsonToken.END_ARRAY; name = parser.nextToken()) {
-                        expect(name == JsonToken.VALUE_STRING, parser);
-                        names.add(parser.getText());
+        try (JsonParser parser = StepChunk.CBOR.createParser(stored)) {
+            try {
+                StepChunk.expect(parser, JsonToken.START_ARRAY);
+                for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
+                    StepChunk.require(token == JsonToken.START_ARRAY, parser);
+                    long position = StepChunk.longValue(parser);
+                    String text = StepChunk.text(parser);
+                    JsonToken reads = parser.nextToken();
+                    List<String> names = null;
+                    if (reads == JsonToken.START_ARRAY) {
+                        names = new ArrayList<>();
+                        for (JsonToken name = parser.nextToken(); name != JsonToken.END_ARRAY; name = parser.nextToken()) {
+                            StepChunk.require(name == JsonToken.VALUE_STRING, parser);
+                            names.add(parser.getText());
+                        }
+                    } else {
+                        StepChunk.require(reads == JsonToken.VALUE_NULL, parser);
                     }
-                } else {
-                    expect(reads == JsonToken.VALUE_NULL, parser);
+                    StepChunk.expect(parser, JsonToken.END_ARRAY);
+                    out.add(new DerivedValues.Change(position, text, names));
                 }
-                expect(parser.nextToken() == JsonToken.END_ARRAY, parser);
-                out.add(new DerivedValues.Change(position, text, names));
+            } catch (CheckDatabaseException damaged) {
+                throw new CheckDatabaseException("a stored chunk of derived values is damaged near byte "
+                        + parser.currentLocation().getByteOffset() + "; run 'deja check --fresh' to rebuild the history",
+                        damaged);
             }
-        }
-    }
-
-    private static void expect(boolean holds, JsonParser parser) {
-        if (!holds) {
-            throw new CheckDatabaseException("a stored chunk of derived values is damaged near byte "
-                    + parser.currentLocation().getByteOffset() + "; run 'deja check --fresh' to rebuild the history");
         }
     }
 }

@@ -33,7 +33,7 @@ import java.util.function.Predicate;
  * {@link Double}, lists and insertion-ordered maps unmodifiable.
  */
 final class StepChunk {
-    private static final ObjectMapper CBOR = CBORMapper.builder().build();
+    static final ObjectMapper CBOR = CBORMapper.builder().build();
 
     private ByteArrayOutputStream bytes;
     private JsonGenerator generator;
@@ -231,18 +231,18 @@ final class StepChunk {
         return Map.of();
     }
 
-    private static void expect(JsonParser parser, JsonToken expected) throws IOException {
+    static void expect(JsonParser parser, JsonToken expected) throws IOException {
         require(parser.nextToken() == expected, parser);
     }
 
-    private static void require(boolean holds, JsonParser parser) {
+    static void require(boolean holds, JsonParser parser) {
         if (!holds) {
             throw new CheckDatabaseException("a stored chunk of steps is not valid: unexpected " + parser.currentToken()
                     + " at byte " + parser.currentLocation().getByteOffset());
         }
     }
 
-    private static long longValue(JsonParser parser) throws IOException {
+    static long longValue(JsonParser parser) throws IOException {
         JsonToken token = parser.nextToken();
         require(token == JsonToken.VALUE_NUMBER_INT, parser);
         return parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? parser.getBigIntegerValue().longValue()
@@ -250,7 +250,7 @@ final class StepChunk {
     }
 
     /** The next value, a string or null. */
-    private static String text(JsonParser parser) throws IOException {
+    static String text(JsonParser parser) throws IOException {
         JsonToken token = parser.nextToken();
         if (token == JsonToken.VALUE_NULL) {
             return null;
