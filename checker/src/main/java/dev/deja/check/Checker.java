@@ -659,50 +659,26 @@ public final class Checker {
     private static long[] handed(Map<String, List<DerivedValues.Change>> changes, Set<String> coalesced) {
         long[] all = positions(changes, name -> true);
         long[] due = positions(changes, name -> !coalesced.contains(name));
-        long[] handed = new long[2 * due.length + 2];
-        int count = 0;
+        java.util.stream.LongStream.Builder handed = java.util.stream.LongStream.builder();
         for (long position : due) {
-            handed[count++] = position;
+            handed.add(position);
             int at = java.util.Arrays.binarySearch(all, position);
             if (at > 0) {
-                handed[count++] = all[at - 1];
+                handed.add(all[at - 1]);
             }
         }
         if (all.length > 0) {
-            handed[count++] = all[0];
-            handed[count++] = all[all.length - 1];
+            handed.add(all[0]).add(all[all.length - 1]);
         }
-        return distinctSorted(java.util.Arrays.copyOf(handed, count));
+        return handed.build().sorted().distinct().toArray();
     }
 
     /** The positions of the changes of the derived values {@code which} accepts, sorted, each once. */
     private static long[] positions(Map<String, List<DerivedValues.Change>> changes,
                                     java.util.function.Predicate<String> which) {
-        int size = 0;
-        for (Map.Entry<String, List<DerivedValues.Change>> entry : changes.entrySet()) {
-            size += which.test(entry.getKey()) ? entry.getValue().size() : 0;
-        }
-        long[] out = new long[size];
-        int count = 0;
-        for (Map.Entry<String, List<DerivedValues.Change>> entry : changes.entrySet()) {
-            if (which.test(entry.getKey())) {
-                for (DerivedValues.Change change : entry.getValue()) {
-                    out[count++] = change.position();
-                }
-            }
-        }
-        return distinctSorted(out);
-    }
-
-    private static long[] distinctSorted(long[] values) {
-        java.util.Arrays.sort(values);
-        int count = 0;
-        for (int i = 0; i < values.length; i++) {
-            if (count == 0 || values[i] != values[count - 1]) {
-                values[count++] = values[i];
-            }
-        }
-        return java.util.Arrays.copyOf(values, count);
+        return changes.entrySet().stream().filter(entry -> which.test(entry.getKey()))
+                .flatMap(entry -> entry.getValue().stream()).mapToLong(DerivedValues.Change::position)
+                .sorted().distinct().toArray();
     }
 
     /** Leaves out of {@code served} every derived value that reaches one not served, until none does. */
