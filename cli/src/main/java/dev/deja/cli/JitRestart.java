@@ -31,7 +31,7 @@ public final class JitRestart {
     static final long REMAINING_NANOS = 12_000_000_000L;
 
     /** The system property that sets another limit than {@link #REMAINING_NANOS}, in milliseconds. */
-    static final String REMAINING_PROPERTY = "deja.python.jitRestartRemainingMillis";
+    public static final String REMAINING_PROPERTY = "deja.python.jitRestartRemainingMillis";
 
     /**
      * The system property by which the launcher tells the JVM it started again with the JIT after such a request: a
