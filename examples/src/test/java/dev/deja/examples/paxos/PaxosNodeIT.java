@@ -31,7 +31,7 @@ class PaxosNodeIT {
     private static final long[] LATEST_RESPONSE_SEEDS = {22, 61, 84};
     /** A seed on which the spec bug lowers an agent's accepted round (as in the checker's CheckerPaxosIT). */
     private static final long SPEC_SEED = 3;
-    private static final int CLEAN_SEEDS = Integer.getInteger("deja.paxosSeeds", 8);
+    private static final int CLEAN_SEEDS = Integer.getInteger("deja.paxosSeeds", 4);
     private static final UnaryOperator<SimulationSettings.Builder> PAPER = settings -> settings.dropProbability(0.3)
             .delayMillis(1, 100);
 
