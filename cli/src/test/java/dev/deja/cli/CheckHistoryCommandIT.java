@@ -200,8 +200,10 @@ class CheckHistoryCommandIT {
         Path trace = copyOf(buggy, "watch");
         Path script = temporary.resolve("watched.py");
         Files.writeString(script, Files.readString(Path.of(SCRIPT)));
-        // With this JVM's Graal JIT, if it has it: --watch then runs each check interpreted first.
-        List<String> flags = new ArrayList<>(List.of("-Xmx1g"));
+        // With this JVM's Graal JIT, if it has it: --watch then runs each check interpreted first (and, with a day
+        // allowed for the events left, never starts again with the JIT, which a loaded machine's pace could ask for).
+        List<String> flags = new ArrayList<>(List.of("-Xmx1g",
+                "-D" + JitRestart.REMAINING_PROPERTY + "=" + java.util.concurrent.TimeUnit.DAYS.toMillis(1)));
         for (String flag : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
             if (flag.equals("-XX:+UnlockExperimentalVMOptions") || flag.equals("-XX:+EnableJVMCI")
                     || flag.startsWith("--upgrade-module-path")) {
