@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Kills a recording process with {@code kill -9} at seeded random points and checks that every entry it
  * completed is readable, that no partial entry is ever returned, and that the manifest says the recording
- * did not complete. {@code -Ddeja.killSeeds=N} sets how many seeds run (the build passes 20, and 200 with
+ * did not complete. {@code -Ddeja.killSeeds=N} sets how many seeds run (the build passes 10, and 200 with
  * {@code -Psoak}; 200 when run without either); {@code
  * -Ddeja.killSeed=S} runs only seed S.
  */

@@ -36,7 +36,7 @@ class ChordCheckIT {
     /** The first seed on which every bug shows. */
     private static final long SEED = 0;
     private static final long MORE_CLEAN_SEEDS_FROM = 100;
-    /** How many more seeds the correct protocol runs: {@code -Ddeja.cleanSeeds=N}; the build passes 10, 50 under -Psoak. */
+    /** How many more seeds the correct protocol runs: {@code -Ddeja.cleanSeeds=N}; the build passes 5, 50 under -Psoak. */
     private static final int MORE_CLEAN_SEEDS = Integer.getInteger("deja.cleanSeeds", 50);
 
     private static final NodeId N1 = new NodeId("n1");

@@ -36,7 +36,7 @@ class LockServerCheckIT {
     /** A seed whose buggy run livelocks (one client, one lock) after five false alarms, as in the paper's run. */
     private static final long BUG_SEED = 3;
     private static final long FIRST_EXTRA_CLEAN_SEED = 1_000;
-    /** How many more seeds the correct protocol runs: {@code -Ddeja.cleanSeeds=N}; the build passes 10, 50 under -Psoak. */
+    /** How many more seeds the correct protocol runs: {@code -Ddeja.cleanSeeds=N}; the build passes 5, 50 under -Psoak. */
     private static final int EXTRA_CLEAN_SEEDS = Integer.getInteger("deja.cleanSeeds", 50);
     private static final long THRESHOLD_MILLIS = scriptThreshold();
 

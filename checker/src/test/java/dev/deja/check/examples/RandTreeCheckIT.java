@@ -46,7 +46,7 @@ class RandTreeCheckIT {
 
     /**
      * Extra seeds the correct protocol runs without breaking a safety property (checked by the Java oracle):
-     * {@code -Ddeja.cleanSeeds=N}; the build passes 10, 50 under -Psoak.
+     * {@code -Ddeja.cleanSeeds=N}; the build passes 5, 50 under -Psoak.
      */
     private static final int CLEAN_SEEDS = Integer.getInteger("deja.cleanSeeds", 50);
     /** A one-root span still open at the end of a run is a split tree if the tree had been settled this long. */

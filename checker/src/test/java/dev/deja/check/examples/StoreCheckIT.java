@@ -153,7 +153,7 @@ class StoreCheckIT {
     /**
      * Half the seeds with transient restarts, half with outages the failure detector notices (repair, rejoin,
      * remove-extra-replicas), judged by the oracle; the longest false alarm is printed to show the margin.
-     * {@code -Ddeja.cleanSeeds=N} sweeps N seeds instead (the build passes 10, 50 under -Psoak).
+     * {@code -Ddeja.cleanSeeds=N} sweeps N seeds instead (the build passes 5, 50 under -Psoak).
      */
     @Test
     void noBug_onMoreSeedsWithCrashes_hasNoRealViolation() throws Exception {
