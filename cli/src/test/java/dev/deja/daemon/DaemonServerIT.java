@@ -42,13 +42,8 @@ class DaemonServerIT {
         assumeThat(Checker.pythonJit()).as("this JVM has the Graal JIT").isTrue();
         // With a day allowed for the events left: whether the check would start again with the JIT depends on its
         // pace, which depends on the machine's load (the restart is the next test's).
-        Answer answer;
-        System.setProperty(JitRestart.REMAINING_PROPERTY, Long.toString(java.util.concurrent.TimeUnit.DAYS.toMillis(1)));
-        try {
-            answer = execute("check", copy(buggy, "plain").toString(), SCRIPT);
-        } finally {
-            System.clearProperty(JitRestart.REMAINING_PROPERTY);
-        }
+        Answer answer = executeAllowing(java.util.concurrent.TimeUnit.DAYS.toMillis(1), "check",
+                copy(buggy, "plain").toString(), SCRIPT);
         assertThat(answer.status()).as(answer.err()).isEqualTo(1);
         assertThat(answer.out()).contains("global_consistency").contains(": 1 violation");
         assertThat(answer.err()).contains("replayed the trace").contains("; Python predicates interpreted (")
@@ -62,18 +57,22 @@ class DaemonServerIT {
         // With no time allowed for the events left, the interpreted check asks for the JIT once the pace is judged.
         Path slow = PaxosFixtures.slowAtFirstScript(temporary.resolve("slow.py"));
         Path trace = copy(buggy, "restart");
-        Answer answer;
-        System.setProperty(JitRestart.REMAINING_PROPERTY, "0");
-        try {
-            answer = execute("check", trace.toString(), slow.toString());
-        } finally {
-            System.clearProperty(JitRestart.REMAINING_PROPERTY);
-        }
+        Answer answer = executeAllowing(0, "check", trace.toString(), slow.toString());
         assertThat(answer.status()).as(answer.err()).isEqualTo(1);
         assertThat(answer.err().split("so the check starts again with the Graal JIT", -1)).as(answer.err()).hasSize(2);
         assertThat(answer.err()).contains("ms per event interpreted")
                 .contains("replayed the trace").contains("; Python predicates compiled by the Graal JIT");
         assertThat(answer.out()).contains("global_consistency").contains(": 1 violation");
+    }
+
+    /** {@link #execute} with {@code remainingMillis} allowed for a check's events left before it restarts with the JIT. */
+    private static Answer executeAllowing(long remainingMillis, String... arguments) throws IOException {
+        System.setProperty(JitRestart.REMAINING_PROPERTY, Long.toString(remainingMillis));
+        try {
+            return execute(arguments);
+        } finally {
+            System.clearProperty(JitRestart.REMAINING_PROPERTY);
+        }
     }
 
     private static Protocol.Request request(Map<String, String> environment, String... arguments) {
