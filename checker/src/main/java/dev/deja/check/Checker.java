@@ -360,7 +360,6 @@ public final class Checker {
             Set<String> derived;
             Map<String, List<DerivedValues.Change>> servedChanges = new LinkedHashMap<>();
             Map<String, List<DerivedValues.Change>> storedChanges = new java.util.HashMap<>();
-            Set<String> coalesced;
             long[] handed;
             while (true) {
                 reach = runningClosure(text, globals, fingerprints, evaluator.predicateNames(), active, reused,
@@ -379,13 +378,25 @@ public final class Checker {
                             .filter(change -> change.reads() != null)
                             .map(change -> new DerivedValues.Change(change.position(), null, change.reads())).toList());
                 }
-                coalesced = Set.of();
                 handed = null;
                 if (stored.isPresent() && !reach.builtins() && reach.tables().isEmpty()) {
-                    coalesced = coalescable(text, globals, active, derived, servedNames, reach, evaluator);
-                    if (!coalesced.isEmpty()) {
-                        handed = handed(changes, coalesced);
-                        for (String name : coalesced) {
+                    Set<String> merging = coalescable(text, globals, active, derived, servedNames, reach, evaluator);
+                    OutcomeChanges probed = derived.isEmpty() && reach.mutables().isEmpty()
+                            ? outcomeChanges(text, globals, active, servedNames, changes, evaluator) : null;
+                    if (!merging.isEmpty() || probed != null) {
+                        long[] due;
+                        if (probed != null) {
+                            // The values the probed predicates read reach Python merged too; any other that is not
+                            // coalesced (one an aux value reads, keeping several versions) is due at each change.
+                            merging.addAll(probed.read());
+                            due = java.util.stream.LongStream.concat(java.util.Arrays.stream(probed.due()),
+                                    java.util.Arrays.stream(positions(changes, name -> !merging.contains(name))))
+                                    .sorted().distinct().toArray();
+                        } else {
+                            due = positions(changes, name -> !merging.contains(name));
+                        }
+                        handed = handed(changes, due);
+                        for (String name : merging) {
                             changes.put(name, merged(changes.get(name), handed));
                         }
                     }
@@ -649,16 +660,16 @@ public final class Checker {
     }
 
     /**
-     * The steps a re-check that reads only served values hands to Python when the changes of {@code coalesced} are
-     * merged: those where another served value changes (its readers are due there), the step with a change before
-     * each of those (after which the aux values of a span that ends there are taken), and the first and last steps
-     * with a change (the first has every predicate evaluated; after the last, open spans' aux values are taken for
-     * the end of the run). Every other step changes only values that no due evaluation reads, and nothing is taken
-     * after it that a later one does not take again.
+     * The steps a re-check that reads only served values hands to Python when the changes of some of them are merged:
+     * the {@code due} ones, sorted (where a value that is not merged changes, its readers are due there; or where a
+     * probed predicate's outcome changes), the step with a change before each of those (after which the aux values of
+     * a span that ends there are taken), and the first and last steps with a change (the first has every predicate
+     * evaluated; after the last, open spans' aux values are taken for the end of the run). Every other step changes
+     * only values that no due evaluation reads, or none whose change alters an outcome, and nothing is taken after it
+     * that a later one does not take again.
      */
-    private static long[] handed(Map<String, List<DerivedValues.Change>> changes, Set<String> coalesced) {
+    private static long[] handed(Map<String, List<DerivedValues.Change>> changes, long[] due) {
         long[] all = positions(changes, name -> true);
-        long[] due = positions(changes, name -> !coalesced.contains(name));
         java.util.stream.LongStream.Builder handed = java.util.stream.LongStream.builder();
         for (long position : due) {
             handed.add(position);
@@ -671,6 +682,77 @@ public final class Checker {
             handed.add(all[0]).add(all[all.length - 1]);
         }
         return handed.build().sorted().distinct().toArray();
+    }
+
+    /**
+     * Where the outcome of an {@code active} predicate may change, in a re-check whose predicates read served derived
+     * values alone (no table, no built-in, no mutable global, no derived value evaluated), each keeping one version:
+     * such a predicate's outcome is a function of the values it reads. Each is probed once per combination of those
+     * values that occurs ({@link ScriptEvaluator#probe}); then it is due only where the combination's outcome differs
+     * from the one before (a violation begins or ends, or its witnesses change) and wherever it raised (each raise is a
+     * finding), instead of wherever a value it reads changes. A predicate whose combinations are more than half its
+     * changes, or whose probe fails, is due at every change. Null when some predicate does not qualify: its due
+     * steps cannot be told from the served values alone. What else is due (the changes of values that only aux values
+     * read and that cannot be merged) the caller adds.
+     */
+    private static OutcomeChanges outcomeChanges(String text, List<ScriptEvaluator.GlobalName> globals,
+                                                 List<String> active, Set<String> served,
+                                                 Map<String, List<DerivedValues.Change>> changes,
+                                                 ScriptEvaluator evaluator) {
+        if (active.isEmpty()) {
+            return null;
+        }
+        java.util.stream.LongStream.Builder due = java.util.stream.LongStream.builder();
+        Set<String> read = new java.util.TreeSet<>();
+        for (String predicate : active) {
+            PredicateFingerprints.Reach reach = PredicateFingerprints.reach(text, globals, List.of(predicate), served,
+                    false);
+            if (reach.builtins() || !reach.tables().isEmpty() || !reach.derived().isEmpty()
+                    || !reach.mutables().isEmpty() || reach.served().isEmpty()) {
+                return null;
+            }
+            List<String> names = List.copyOf(reach.served());
+            if (evaluator.keepVersions(names).values().stream().anyMatch(keep -> keep != 1)) {
+                return null;
+            }
+            read.addAll(names);
+            // The texts each position sets, by the index of the value in names.
+            java.util.TreeMap<Long, Map<Integer, String>> timeline = new java.util.TreeMap<>();
+            for (int i = 0; i < names.size(); i++) {
+                for (DerivedValues.Change change : changes.get(names.get(i))) {
+                    if (change.value() != null) {
+                        timeline.computeIfAbsent(change.position(), position -> new java.util.HashMap<>())
+                                .put(i, change.value());
+                    }
+                }
+            }
+            String[] current = new String[names.size()];
+            Map<List<String>, Integer> combinations = new java.util.LinkedHashMap<>();
+            int[] combinationAt = new int[timeline.size()];
+            int at = 0;
+            for (Map<Integer, String> set : timeline.values()) {
+                set.forEach((i, value) -> current[i] = value);
+                combinationAt[at++] = combinations.computeIfAbsent(java.util.Arrays.asList(current.clone()),
+                        combination -> combinations.size());
+            }
+            int[] outcomes = combinations.size() * 2 > timeline.size() ? null
+                    : evaluator.probe(predicate, names, List.copyOf(combinations.keySet())).orElse(null);
+            at = 0;
+            int previous = Integer.MIN_VALUE;
+            for (long position : timeline.keySet()) {
+                int outcome = outcomes == null ? -1 : outcomes[combinationAt[at]];
+                if (outcome < 0 || outcome != previous) {
+                    due.add(position);
+                }
+                previous = outcome;
+                at++;
+            }
+        }
+        return new OutcomeChanges(due.build().sorted().distinct().toArray(), read);
+    }
+
+    /** Where the outcome of the probed predicates may change, sorted, and the served values they read. */
+    private record OutcomeChanges(long[] due, Set<String> read) {
     }
 
     /** The positions of the changes of the derived values {@code which} accepts, sorted, each once. */

@@ -1386,6 +1386,77 @@ def _deja_setup_serve(name, reads):
     return (index, deps)
 
 
+class _Discard:
+    """A stream that writes nowhere: a predicate's output while it is probed (_deja_setup_probe)."""
+
+    def write(self, text):
+        return len(text)
+
+    def flush(self):
+        pass
+
+
+# What _deja_setup_probe changed, for _deja_setup_probe_restore: the served derived values and their value, history
+# and dirty flag before it (clean while probed: they are never evaluated), and the streams it replaced.
+_probe_saved = []
+
+
+def _deja_setup_probe(index, derived, *flat):
+    """Evaluates the predicate at index on each combination of values of the served derived values listed (indexes
+    in _registry.derived), flat holding one value per derived value for each combination in turn: what it reads and
+    nothing else (the checker probes only a predicate that reads served values alone). Returns, per combination, the
+    number of its outcome, the same for combinations that violate it with the same witnesses, or -1 where it raised.
+    Nothing it reads is linked, no finding is made and its output is discarded; _deja_setup_probe_restore puts back
+    what this changed, also after an interrupt."""
+    global _reading
+    import sys
+    p = _registry.predicates[index]
+    values = []
+    saved = []
+    for i in derived:
+        d = _registry.derived[i]
+        values.append(d)
+        saved.append((d._value, d._history, d.dirty))
+        d.dirty = False
+    _probe_saved.append((values, saved, sys.stdout, sys.stderr))
+    sys.stdout = sys.stderr = _Discard()
+    width = len(values)
+    outcomes = {}
+    out = []
+    _state.current = p.name
+    for at in range(0, len(flat), width):
+        for j in range(width):
+            d = values[j]
+            d._value = flat[at + j]
+            d._history = [d._value]
+        _reading = set()
+        p.evaluations += 1
+        try:
+            key = frozenset(_witnesses(p.fn()))
+            outcome = outcomes.get(key)
+            if outcome is None:
+                outcome = outcomes[key] = len(outcomes)
+        except (Exception, SystemExit):
+            outcome = -1
+        _reading = None
+        out.append(outcome)
+    _deja_setup_probe_restore()
+    return tuple(out)
+
+
+def _deja_setup_probe_restore():
+    """Puts back what _deja_setup_probe changed, if anything."""
+    global _reading
+    import sys
+    _reading = None
+    _state.current = None
+    while _probe_saved:
+        values, saved, out, err = _probe_saved.pop()
+        for k in range(len(values)):
+            values[k]._value, values[k]._history, values[k].dirty = saved[k]
+        sys.stdout, sys.stderr = out, err
+
+
 def _deja_setup_keeps(names):
     """How many versions each of the derived values names keeps (keep_versions), in order; 0 for an undeclared one."""
     keeps = {d.name: d.keep for d in _registry.derived}

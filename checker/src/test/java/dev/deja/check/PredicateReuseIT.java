@@ -273,6 +273,47 @@ class PredicateReuseIT {
         return new Checked[] {recheck, fresh};
     }
 
+    /**
+     * An edited predicate that reads served values alone is probed once per combination of their values and evaluated
+     * only where its outcome changes, not wherever those values change: a predicate that always holds, over a value
+     * that changes at every event.
+     */
+    @Test
+    void recheck_predicateReadingServedValuesAloneEdited_isEvaluatedWhereItsOutcomeChanges() throws IOException {
+        String base = read("recheck/outcome-changes.py");
+        String edited = base.replace("    return tick() < 4", "    unused = 0\n    return tick() < 4");
+        assertThat(edited).isNotEqualTo(base);
+        Checked[] checks = recheckAndFresh(base, edited);
+        Checked recheck = checks[0];
+        Checked fresh = checks[1];
+        assertThat(recheck.reused()).containsExactlyInAnyOrder("tick_known", "tick_low");
+        long events = recheck.report().eventsChecked();
+        assertThat(fresh.evaluations("steady")).as("at every change of tick").isGreaterThan(events / 2);
+        // One probe per pair of values of tick and accepting that occurs, and the few steps handed.
+        assertThat(recheck.evaluations("steady")).isPositive().isLessThan(fresh.evaluations("steady") / 2);
+        assertThat(recheck.stepsEvaluated()).isLessThan(events / 8);
+        for (String derived : List.of("seen", "tick", "accepting")) {
+            assertThat(recheck.evaluations(derived)).as(derived + " is served").isZero();
+        }
+    }
+
+    /** So probed, predicates whose spans end many times and that raise at some values report as a fresh check. */
+    @Test
+    void recheck_predicatesReadingServedValuesAloneEdited_reportSpansAndRaisesAsAFreshCheck() throws IOException {
+        String base = read("recheck/outcome-changes.py");
+        String edited = base.replace("    return ", "    unused = 0\n    return ");
+        assertThat(edited.split("unused = 0", -1)).hasSize(7);
+        Checked recheck = recheckAndFresh(base, edited)[0];
+        assertThat(recheck.reused()).isEmpty();
+        List<Violation> violations = recheck.report().violations();
+        assertThat(violations).as("tick_low's spans that ended")
+                .filteredOn(v -> v.predicate().equals("tick_low") && v.endPosition().isPresent()).hasSizeGreaterThan(3)
+                .allSatisfy(span -> assertThat(span.auxAtEnd()).containsKeys("seen", "tick"));
+        assertThat(violations).as("tick_known's raises")
+                .filteredOn(v -> v.predicate().equals("tick_known") && v.status() == Violation.Status.ERROR)
+                .hasSizeGreaterThan(3);
+    }
+
     @Test
     void recheck_predicateReachingAMutableGlobalOnlyThroughDerivedValuesEdited_isServedTheirStoredValues()
             throws IOException {

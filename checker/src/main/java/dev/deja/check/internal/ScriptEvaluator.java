@@ -95,6 +95,8 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final Value unset;
     private final Value commitServed;
     private final Value keeps;
+    private final Value probe;
+    private final Value probeRestore;
     // The served derived values' changes read back by readBack, by name, until commitServed serves them; then by
     // position, each as {index in the registry, value (or unset: unchanged), what it read (or null: unchanged)}.
     private final Map<String, List<Object[]>> stagedServed = new HashMap<>();
@@ -198,6 +200,8 @@ public final class ScriptEvaluator implements AutoCloseable {
             unset = module.getMember("_UNSET");
             commitServed = module.getMember("_deja_setup_commit_served");
             keeps = module.getMember("_deja_setup_keeps");
+            probe = module.getMember("_deja_setup_probe");
+            probeRestore = module.getMember("_deja_setup_probe_restore");
             List<TableSchema> declared = new ArrayList<>();
             Value tables = module.getMember("_deja_setup_tables").execute();
             for (long i = 0; i < tables.getArraySize(); i++) {
@@ -460,26 +464,12 @@ public final class ScriptEvaluator implements AutoCloseable {
         int index = prepared.getArrayElement(0).asInt();
         Value deps = prepared.getArrayElement(1);
         Object[] read = new Object[changes.size()];
-        List<Integer> unread = new ArrayList<>();
-        List<String> texts = new ArrayList<>();
         for (int i = 0; i < read.length; i++) {
-            String text = changes.get(i).value();
-            Object value = text == null ? unset : fromRepr(text);
-            if (value == NOT_SCALAR) {
-                unread.add(i);
-                texts.add(text);
-            } else {
-                read[i] = value;
-            }
+            read[i] = changes.get(i).value();
         }
-        if (!texts.isEmpty()) {
-            Value parsed = literals.execute(makeTuple.execute(texts.toArray()));
-            if (parsed.isString()) {
-                return java.util.Optional.of(parsed.asString());
-            }
-            for (int k = 0; k < unread.size(); k++) {
-                read[unread.get(k)] = parsed.getArrayElement(k);
-            }
+        java.util.Optional<String> why = readTexts(read, unset);
+        if (why.isPresent()) {
+            return why;
         }
         List<Object[]> staged = new ArrayList<>(read.length);
         int withReads = 0;
@@ -490,6 +480,90 @@ public final class ScriptEvaluator implements AutoCloseable {
         }
         stagedServed.put(name, staged);
         return java.util.Optional.empty();
+    }
+
+    /**
+     * Replaces each stored text in {@code texts} with the value it reads back to ({@link #fromRepr}, else Python's own
+     * reading, for all such texts in one call), and each null with {@code none}; returns why they cannot be read.
+     */
+    private java.util.Optional<String> readTexts(Object[] texts, Object none) {
+        List<Integer> unread = new ArrayList<>();
+        List<String> left = new ArrayList<>();
+        for (int i = 0; i < texts.length; i++) {
+            String text = (String) texts[i];
+            Object value = text == null ? none : fromRepr(text);
+            if (value == NOT_SCALAR) {
+                unread.add(i);
+                left.add(text);
+            } else {
+                texts[i] = value;
+            }
+        }
+        if (!left.isEmpty()) {
+            Value parsed = literals.execute(makeTuple.execute(left.toArray()));
+            if (parsed.isString()) {
+                return java.util.Optional.of(parsed.asString());
+            }
+            for (int k = 0; k < unread.size(); k++) {
+                texts[unread.get(k)] = parsed.getArrayElement(k);
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * Evaluates {@code predicate} once on each combination of values of the served derived values {@code names}, which
+     * must be all it can read: {@code combinations} holds, for each, the stored text of each value in the order of
+     * {@code names} (null where the value has none yet: None). Returns each combination's outcome as a number, the same
+     * for combinations under which the predicate holds, or is violated with the same witnesses, and -1 where it raised;
+     * empty if a text does not read back or the probe was stopped (the predicate timeout applies to the whole probe):
+     * the re-check then evaluates the predicate wherever what it reads changes. Its output is discarded, nothing it
+     * reads is linked, and no finding is made; its evaluations are counted. Call before the first step.
+     */
+    public java.util.Optional<int[]> probe(String predicate, List<String> names, List<List<String>> combinations) {
+        int index = predicateNames.indexOf(predicate);
+        if (index < 0 || combinations.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        Object[] derived = new Object[names.size()];
+        for (int i = 0; i < derived.length; i++) {
+            Value prepared = serve.execute(names.get(i), makeTuple.execute());
+            if (prepared.isString()) {
+                return java.util.Optional.empty();
+            }
+            derived[i] = prepared.getArrayElement(0).asInt();
+        }
+        Object[] arguments = new Object[2 + names.size() * combinations.size()];
+        arguments[0] = index;
+        arguments[1] = makeTuple.execute(derived);
+        int a = 2;
+        for (List<String> combination : combinations) {
+            for (String text : combination) {
+                arguments[a++] = text;
+            }
+        }
+        Object[] values = java.util.Arrays.copyOfRange(arguments, 2, arguments.length);
+        if (readTexts(values, null).isPresent()) {
+            return java.util.Optional.empty();
+        }
+        System.arraycopy(values, 0, arguments, 2, values.length);
+        try {
+            Value outcomes = guarded(probe, arguments);
+            int[] out = new int[combinations.size()];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = outcomes.getArrayElement(i).asInt();
+            }
+            return java.util.Optional.of(out);
+        } catch (PolyglotException failure) {
+            reusable = false;
+            try {
+                probeRestore.execute();
+            } catch (PolyglotException again) {
+                throw new ScriptException("the Python engine failed after a probe of predicate " + predicate + ": "
+                        + firstLine(again.getMessage()));
+            }
+            return java.util.Optional.empty();
+        }
     }
 
     static final Object NOT_SCALAR = new Object();
