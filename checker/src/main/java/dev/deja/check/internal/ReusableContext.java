@@ -80,24 +80,26 @@ final class ReusableContext {
                 baseline_modules = set(sys.modules)
                 baseline_builtins = dict(vars(builtins))
                 deja = []
-                # Named so that the engine leaves them to the interpreter, with loops instead of comprehensions (see
-                # the top of deja.py).
+                # Named so that the engine leaves them to the interpreter (see the top of deja.py). They run at every
+                # check over every module, built-in and name of the deja module, so the built-ins do the iterating:
+                # the installer took 7.6-9.3 ms per check with interpreted loops, a median of 3.7-4.2 ms so.
                 def deja_setup_added(names, baseline):
                     # A list, so that the caller may delete them from what it iterated.
-                    added = []
-                    for name in names:
-                        if name not in baseline:
-                            added.append(name)
-                    return added
+                    return [*(names.keys() - baseline)]
                 def deja_setup_restore(target, baseline):
                     # Through setattr and delattr, which the interpreter's caches observe, and only for what a
                     # script changed, so that compiled code relying on the rest stays valid.
                     namespace = vars(target)
                     for name in deja_setup_added(namespace, baseline):
                         delattr(target, name)
-                    for name, value in baseline.items():
-                        if namespace.get(name) is not value:
-                            setattr(target, name, value)
+                    # Identities compared as lists of ids, in one comparison: a name at a time only if one differs.
+                    names = [*baseline]
+                    now = [*map(id, map(namespace.get, names))]
+                    before = [*map(id, baseline.values())]
+                    if now != before:
+                        for k in range(len(names)):
+                            if now[k] != before[k]:
+                                setattr(target, names[k], baseline[names[k]])
                 def deja_setup_install():
                     for name in deja_setup_added(sys.modules, baseline_modules):
                         del sys.modules[name]

@@ -97,6 +97,8 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final Value keeps;
     private final Value probe;
     private final Value probeRestore;
+    // The script's global names, once asked for (globalNames).
+    private List<GlobalName> globals;
     // The served derived values' changes read back by readBack, by name, until commitServed serves them; then by
     // position, each as {index in the registry, value (or unset: unchanged), what it read (or null: unchanged)}.
     private final Map<String, List<Object[]>> stagedServed = new HashMap<>();
@@ -325,8 +327,19 @@ public final class ScriptEvaluator implements AutoCloseable {
     public record GlobalName(String name, String what, String declared) {
     }
 
-    /** The script's global names after it ran, in definition order (see {@code _deja_setup_globals}). */
+    /**
+     * The script's global names after it ran, in definition order (see {@code _deja_setup_globals}): taken once, at
+     * the first call, which the checker makes before any step (the fingerprints, the outline and the re-check's plan
+     * all need them).
+     */
     public List<GlobalName> globalNames() {
+        if (globals == null) {
+            globals = List.copyOf(readGlobalNames());
+        }
+        return globals;
+    }
+
+    private List<GlobalName> readGlobalNames() {
         List<GlobalName> out = new ArrayList<>();
         Value all = globalNames.execute();
         for (long i = 0; i < all.getArraySize(); i++) {
