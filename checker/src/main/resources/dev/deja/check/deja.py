@@ -1265,6 +1265,28 @@ def _deja_setup_globals():
     return out
 
 
+def _deja_setup_bound_derived():
+    """The ids of the derived values bound to a global name of the script; one made elsewhere (inside a helper
+    function) has none, so the checker cannot tell who reads it."""
+    bound = set()
+    if _registry.predicates:
+        for value in _registry.predicates[0].fn.__globals__.values():
+            if isinstance(value, Derived):
+                bound.add(id(value))
+    return bound
+
+
+def _deja_setup_unbound_derived():
+    """How many derived values have no global name (see _deja_setup_bound_derived): a re-check refreshes them after
+    every step it evaluates."""
+    bound = _deja_setup_bound_derived()
+    count = 0
+    for d in _registry.derived:
+        if id(d) not in bound:
+            count += 1
+    return count
+
+
 def _deja_setup_activate(predicates, derived):
     """Evaluates only the predicates whose indexes are listed and refreshes only the listed derived values after each
     event (the others' results are reused from the stored history): the others are never dirty, so never evaluated."""
@@ -1277,11 +1299,7 @@ def _deja_setup_activate(predicates, derived):
     wanted = set(derived)
     # A derived value made elsewhere than at the top level (inside a helper function) has no global name, so the
     # checker cannot tell who reads it: it is refreshed as in a check of every predicate.
-    bound = set()
-    if _registry.predicates:
-        for value in _registry.predicates[0].fn.__globals__.values():
-            if isinstance(value, Derived):
-                bound.add(id(value))
+    bound = _deja_setup_bound_derived()
     eager = []
     for d in _registry.derived:
         if d.name in wanted or id(d) not in bound:

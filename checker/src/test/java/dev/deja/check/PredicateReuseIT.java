@@ -314,6 +314,23 @@ class PredicateReuseIT {
                 .hasSizeGreaterThan(3);
     }
 
+    /**
+     * A derived value without a global name (made in a helper function) is refreshed after every step handed and may
+     * keep what it saw: with one in the script, an edited predicate is not probed, and its aux values at each span's
+     * end (a count of the changes of what it read) are a fresh check's.
+     */
+    @Test
+    void recheck_predicateWithAnAuxValueMadeInAHelperEdited_isNotProbed_andReportsAsAFreshCheck() throws IOException {
+        String base = read("recheck/outcome-unbound.py");
+        String edited = base.replace("    return tick() != 3", "    unused = 0\n    return tick() != 3");
+        assertThat(edited).isNotEqualTo(base);
+        Checked[] checks = recheckAndFresh(base, edited);
+        assertThat(checks[0].report().violations()).as("tick_low's spans that ended")
+                .filteredOn(v -> v.endPosition().isPresent()).hasSizeGreaterThan(3)
+                .allSatisfy(span -> assertThat(span.auxAtEnd()).containsKey("changes_seen"));
+        assertThat(checks[0].stepsEvaluated()).as("every change of tick").isGreaterThan(checks[1].stepsEvaluated() / 2);
+    }
+
     @Test
     void recheck_predicateReachingAMutableGlobalOnlyThroughDerivedValuesEdited_isServedTheirStoredValues()
             throws IOException {

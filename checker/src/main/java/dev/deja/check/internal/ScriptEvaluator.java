@@ -97,6 +97,7 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final Value keeps;
     private final Value probe;
     private final Value probeRestore;
+    private final Value unboundDerived;
     // The script's global names, once asked for (globalNames).
     private List<GlobalName> globals;
     // The served derived values' changes read back by readBack, by name, until commitServed serves them; then by
@@ -204,6 +205,7 @@ public final class ScriptEvaluator implements AutoCloseable {
             keeps = module.getMember("_deja_setup_keeps");
             probe = module.getMember("_deja_setup_probe");
             probeRestore = module.getMember("_deja_setup_probe_restore");
+            unboundDerived = module.getMember("_deja_setup_unbound_derived");
             List<TableSchema> declared = new ArrayList<>();
             Value tables = module.getMember("_deja_setup_tables").execute();
             for (long i = 0; i < tables.getArraySize(); i++) {
@@ -733,6 +735,14 @@ public final class ScriptEvaluator implements AutoCloseable {
             }
         }
         stagedServed.clear();
+    }
+
+    /**
+     * How many derived values have no global name (made inside a helper function): the checker cannot tell who reads
+     * them, and a re-check refreshes them after every step it hands to Python.
+     */
+    public int unboundDerived() {
+        return unboundDerived.execute().asInt();
     }
 
     /** How many versions each of the derived values {@code names} keeps ({@code keep_versions}); 0 if undeclared. */
