@@ -384,16 +384,16 @@ public final class Checker {
                     OutcomeChanges probed = derived.isEmpty() && reach.mutables().isEmpty()
                             ? outcomeChanges(text, globals, active, servedNames, changes, evaluator) : null;
                     if (!merging.isEmpty() || probed != null) {
-                        long[] due;
+                        // The values the probed predicates read reach Python merged too, due where their outcomes
+                        // change; any other that is not merged (one an aux value reads, keeping several versions) is
+                        // due at each change.
                         if (probed != null) {
-                            // The values the probed predicates read reach Python merged too; any other that is not
-                            // coalesced (one an aux value reads, keeping several versions) is due at each change.
                             merging.addAll(probed.read());
+                        }
+                        long[] due = positions(changes, name -> !merging.contains(name));
+                        if (probed != null) {
                             due = java.util.stream.LongStream.concat(java.util.Arrays.stream(probed.due()),
-                                    java.util.Arrays.stream(positions(changes, name -> !merging.contains(name))))
-                                    .sorted().distinct().toArray();
-                        } else {
-                            due = positions(changes, name -> !merging.contains(name));
+                                    java.util.Arrays.stream(due)).sorted().distinct().toArray();
                         }
                         handed = handed(changes, due);
                         for (String name : merging) {

@@ -548,16 +548,11 @@ public final class ScriptEvaluator implements AutoCloseable {
             }
             derived[i] = prepared.getArrayElement(0).asInt();
         }
+        // The index, the derived values, then the values of each combination in turn, read back in place.
         Object[] arguments = new Object[2 + names.size() * combinations.size()];
         arguments[0] = index;
         arguments[1] = makeTuple.execute(derived);
-        int a = 2;
-        for (List<String> combination : combinations) {
-            for (String text : combination) {
-                arguments[a++] = text;
-            }
-        }
-        Object[] values = java.util.Arrays.copyOfRange(arguments, 2, arguments.length);
+        Object[] values = combinations.stream().flatMap(List::stream).toArray();
         if (readTexts(values, null).isPresent()) {
             return java.util.Optional.empty();
         }
