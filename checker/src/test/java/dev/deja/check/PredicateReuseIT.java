@@ -139,6 +139,13 @@ class PredicateReuseIT {
         return Files.readString(file);
     }
 
+    /** {@code text} with an unused assignment added before {@code line}, which it must hold: its code changes. */
+    private static String unusedBefore(String text, String line) {
+        assertThat(text).contains(line);
+        return text.replaceFirst(java.util.regex.Pattern.quote(line),
+                java.util.regex.Matcher.quoteReplacement("    unused = 0\n" + line));
+    }
+
     /** Checks {@code edited} after the check of the base script, then again evaluating everything: both reports. */
     private Checked[] recheckAndFresh(String edited) throws IOException {
         return recheckAndFresh(edited, options -> options);
@@ -247,7 +254,7 @@ class PredicateReuseIT {
     @Test
     void recheck_predicateReadingAnUnchangedDerivedValueEdited_getsItsStoredValues_notItsEvaluation()
             throws IOException {
-        String edited = BASE.replace("    v = decision.versions()\n", "    unused = 0\n    v = decision.versions()\n");
+        String edited = unusedBefore(BASE, "    v = decision.versions()\n");
         assertThat(edited).isNotEqualTo(BASE);
         Checked[] checks = recheckAndFresh(edited);
         Checked recheck = checks[0];
@@ -281,8 +288,7 @@ class PredicateReuseIT {
     @Test
     void recheck_predicateReadingServedValuesAloneEdited_isEvaluatedWhereItsOutcomeChanges() throws IOException {
         String base = read("recheck/outcome-changes.py");
-        String edited = base.replace("    return tick() < 4", "    unused = 0\n    return tick() < 4");
-        assertThat(edited).isNotEqualTo(base);
+        String edited = unusedBefore(base, "    return tick() < 4");
         Checked[] checks = recheckAndFresh(base, edited);
         Checked recheck = checks[0];
         Checked fresh = checks[1];
@@ -337,11 +343,9 @@ class PredicateReuseIT {
 
                 @eventually(aux=counted(tick))
                 def tick_low_counted():
-                    return tick() != 3 or accepting() < 2
+                    return accepting() < 2 or tick() != 3
                 """;
-        // The appended predicate's, not tick_low's.
-        String edited = base.substring(0, base.lastIndexOf("    return tick() != 3"))
-                + "    unused = 0\n" + base.substring(base.lastIndexOf("    return tick() != 3"));
+        String edited = unusedBefore(base, "    return accepting() < 2 or tick() != 3");
         Checked[] checks = recheckAndFresh(base, edited);
         assertThat(checks[0].reused()).containsExactlyInAnyOrder("steady", "tick_known", "tick_low");
         assertThat(checks[0].report().violations()).as("tick_low_counted's spans that ended")
@@ -354,8 +358,7 @@ class PredicateReuseIT {
     void recheck_predicateReachingAMutableGlobalOnlyThroughDerivedValuesEdited_isServedTheirStoredValues()
             throws IOException {
         String base = read("recheck/mutable.py");
-        String edited = base.replace("    return round_changes() < 2\n", "    unused = 0\n    return round_changes() < 2\n");
-        assertThat(edited).isNotEqualTo(base);
+        String edited = unusedBefore(base, "    return round_changes() < 2\n");
         Checked[] checks = recheckAndFresh(base, edited);
         Checked recheck = checks[0];
         assertThat(recheck.report().violations()).isNotEmpty();
@@ -386,8 +389,7 @@ class PredicateReuseIT {
     void recheck_derivedValueEvaluatedAgainThatReadsAMutableGlobal_evaluatesThePredicatesWritingIt()
             throws IOException {
         String base = read("recheck/mutable-unstorable.py");
-        String edited = base.replace("    return polls()[0] < 50\n", "    unused = 0\n    return polls()[0] < 50\n");
-        assertThat(edited).isNotEqualTo(base);
+        String edited = unusedBefore(base, "    return polls()[0] < 50\n");
         Checked[] checks = recheckAndFresh(base, edited);
         Checked recheck = checks[0];
         assertThat(recheck.report().violations()).isNotEmpty();
@@ -400,8 +402,7 @@ class PredicateReuseIT {
     @Test
     void recheck_derivedValueMadeInAHelperFunction_isRefreshedAsInAFreshCheck() throws IOException {
         String base = read("recheck/helper-derived.py");
-        String edited = base.replace("    return max_round() < 2\n", "    unused = 0\n    return max_round() < 2\n");
-        assertThat(edited).isNotEqualTo(base);
+        String edited = unusedBefore(base, "    return max_round() < 2\n");
         Checked[] checks = recheckAndFresh(base, edited);
         Checked recheck = checks[0];
         // Its aux value counts the changes of max_round it saw: refreshed only when the aux value is taken, it would
@@ -486,7 +487,7 @@ class PredicateReuseIT {
     @Test
     void recheck_twoEditsInARow_reuseWhatTheFirstReCheckStored() throws IOException {
         Path trace = trace();
-        String first = BASE.replace("    v = decision.versions()\n", "    unused = 0\n    v = decision.versions()\n");
+        String first = unusedBefore(BASE, "    v = decision.versions()\n");
         check(trace, first, true, options -> options);
         String second = first.replace("    unused = 0\n", "    unused = 1\n");
         Checked recheck = check(trace, second, true, options -> options);
