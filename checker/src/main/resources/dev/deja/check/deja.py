@@ -241,6 +241,7 @@ class Derived:
         self._changes = []
         self._recorded_value = self._recorded_deps = _UNSET
         self._unstorable = None
+        self._made = None
     __init__ = _deja_setup_init
 
     def _refresh(self):
@@ -333,9 +334,30 @@ def deja_setup_derived(fn=None, keep_versions=1):
     def deja_setup_wrap(f):
         _registry.claim(f.__name__, "derived")
         d = Derived(f, keep_versions)
+        d._made = _deja_setup_made(f)
         _registry.derived.append(d)
         return d
     return deja_setup_wrap(fn) if fn is not None else deja_setup_wrap
+
+
+def _deja_setup_made(f):
+    """Where the script made a derived value, for one that gets no global name (see _deja_setup_globals): the first
+    line of its function, then the line of each of the script's frames that made it, innermost first, the last at
+    the top level of the script. None when that cannot be told: a function from elsewhere, or one made while the
+    script was not running its top level (during an evaluation)."""
+    code = getattr(f, "__code__", None)
+    script = getattr(f, "__globals__", None)
+    if code is None or script is None:
+        return None
+    lines = [code.co_firstlineno]
+    frame = __import__("sys")._getframe(2)
+    while frame is not None:
+        if frame.f_globals is script:
+            lines.append(frame.f_lineno)
+            if frame.f_code.co_name == "<module>":
+                return tuple(lines)
+        frame = frame.f_back
+    return None
 
 
 derived = deja_setup_derived
@@ -1262,6 +1284,28 @@ def _deja_setup_globals():
                 and value is not None and not callable(value):
             what = "mutable"
         out.append((name, what, label))
+    # A derived value made in a helper has no global name. Where the script made it can be told, and the script has
+    # no mutable global (which could hold it where nothing names it), it is listed under a name no identifier has:
+    # "@name:line of its function:lines of the frames that made it", for the checker to tell who can read it.
+    if not any(what == "mutable" for _, what, _ in out):
+        bound = _deja_setup_bound_derived()
+        for d in _registry.derived:
+            if id(d) not in bound and d._made is not None:
+                out.append(("@%s:%d:%s" % (d.name, d._made[0], ",".join(str(n) for n in d._made[1:])),
+                            "derived", d.name))
+    return out
+
+
+def _deja_setup_listed_unbound():
+    """The ids of the derived values without a global name that _deja_setup_globals lists."""
+    listed = set()
+    for name, what, declared in _deja_setup_globals():
+        if name.startswith("@"):
+            listed.add(declared)
+    out = set()
+    for d in _registry.derived:
+        if d.name in listed:
+            out.add(id(d))
     return out
 
 
@@ -1277,9 +1321,9 @@ def _deja_setup_bound_derived():
 
 
 def _deja_setup_unbound_derived():
-    """How many derived values have no global name (see _deja_setup_bound_derived): a re-check refreshes them after
-    every step it evaluates."""
-    bound = _deja_setup_bound_derived()
+    """How many derived values have no global name (see _deja_setup_bound_derived) and are not listed under one of
+    their own either (see _deja_setup_globals): a re-check refreshes them after every step it evaluates."""
+    bound = _deja_setup_bound_derived() | _deja_setup_listed_unbound()
     count = 0
     for d in _registry.derived:
         if id(d) not in bound:
@@ -1297,9 +1341,10 @@ def _deja_setup_activate(predicates, derived):
             p.dirty = False
         index += 1
     wanted = set(derived)
-    # A derived value made elsewhere than at the top level (inside a helper function) has no global name, so the
-    # checker cannot tell who reads it: it is refreshed as in a check of every predicate.
-    bound = _deja_setup_bound_derived()
+    # A derived value made elsewhere than at the top level (inside a helper function) has no global name. Unless
+    # _deja_setup_globals lists it under a name of its own, the checker cannot tell who reads it: it is refreshed as
+    # in a check of every predicate.
+    bound = _deja_setup_bound_derived() | _deja_setup_listed_unbound()
     eager = []
     for d in _registry.derived:
         if d.name in wanted or id(d) not in bound:

@@ -51,7 +51,7 @@ import java.util.regex.Pattern;
  */
 public final class PredicateFingerprints {
     private static final Pattern DEF = Pattern.compile("^(?:async\\s+)?(?:def|class)\\s+([A-Za-z_]\\w*)");
-    private static final Pattern AUX = Pattern.compile("\\baux\\s*=\\s*[\\[(]");
+    private static final Pattern AUX = Pattern.compile("\\baux\\s*=(?!=)");
     private static final Pattern ASSIGNMENT = Pattern.compile("^([A-Za-z_]\\w*)\\s*(?::[^=]*)?=(?!=)");
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_]\\w*");
     private static final Set<String> DYNAMIC = Set.of("globals", "vars", "locals", "eval", "exec", "compile",
@@ -75,8 +75,29 @@ public final class PredicateFingerprints {
                               boolean readsBuiltins, Set<String> touches) {
     }
 
-    /** A top-level statement: the global it declares (or null), its first line, its text and that without aux lists. */
-    private record Block(String name, int line, String text, String undecorated) {
+    /**
+     * A top-level statement: the global it declares (or null), its first line, its text, that without aux arguments,
+     * and the line of its {@code def} or {@code class} (its first line for another statement).
+     */
+    private record Block(String name, int line, String text, String undecorated, int defLine) {
+        /** Whether {@code number} (a line of the script) is one of its lines. */
+        boolean holds(int number) {
+            return number >= line && number < line + text.split("\n", -1).length;
+        }
+
+        /** The text of its decorators ({@code defLine} excluded). */
+        String decorators() {
+            return String.join("\n", java.util.Arrays.asList(text.split("\n", -1)).subList(0, defLine - line));
+        }
+    }
+
+    /**
+     * A derived value made in a helper, which the evaluator lists under a name no identifier has (see
+     * {@code _deja_setup_globals}): the text of what made it, the blocks whose code can hold it (its function's and
+     * those of the frames that made it) and, of those, the predicates that can read it when evaluated, not only
+     * through aux values.
+     */
+    private record Made(String text, Set<String> holders, Set<String> evaluatedBy) {
     }
 
     private PredicateFingerprints() {
@@ -116,7 +137,8 @@ public final class PredicateFingerprints {
     public static Reach reach(String script, List<ScriptEvaluator.GlobalName> globals, java.util.Collection<String> roots,
                               Set<String> served, boolean decorators) {
         List<Block> blocks = blocks(script);
-        Map<String, Set<String>> refers = refers(blocks);
+        Map<String, Made> made = made(blocks, globals);
+        Map<String, Set<String>> refers = refers(blocks, made);
         if (!decorators) {
             Set<String> rootGlobals = new java.util.HashSet<>();
             globals.stream().filter(g -> "predicate".equals(g.what()) && g.declared() != null
@@ -127,6 +149,11 @@ public final class PredicateFingerprints {
                     bodies.computeIfAbsent(block.name(), n -> new TreeSet<>()).addAll(names(block.undecorated()));
                 }
             }
+            made.forEach((name, value) -> value.evaluatedBy().forEach(reader -> {
+                if (bodies.containsKey(reader)) {
+                    bodies.get(reader).add(name);
+                }
+            }));
             refers.putAll(bodies);
         }
         Map<String, ScriptEvaluator.GlobalName> byName = new LinkedHashMap<>();
@@ -226,7 +253,9 @@ public final class PredicateFingerprints {
         }
         Map<String, ScriptEvaluator.GlobalName> byName = new LinkedHashMap<>();
         globals.forEach(g -> byName.put(g.name(), g));
-        Map<String, Set<String>> refers = refers(blocks);
+        Map<String, Made> made = made(blocks, globals);
+        made.forEach((name, value) -> texts.put(name, new StringBuilder(value.text())));
+        Map<String, Set<String>> refers = refers(blocks, made);
         // Each predicate's closure, before the mutable globals are shared out.
         Map<String, Set<String>> closures = new LinkedHashMap<>();
         Map<String, String> base = new LinkedHashMap<>();
@@ -244,7 +273,9 @@ public final class PredicateFingerprints {
             Set<String> derived = new TreeSet<>();
             boolean builtins = dynamic;
             for (String name : closure) {
-                digest.append(name).append('\0').append(texts.containsKey(name) ? texts.get(name) : "<not declared>")
+                // A derived value made in a helper is listed with lines, which moving code changes: not its code.
+                String identity = name.startsWith("@") ? name.substring(0, name.indexOf(':') + 1) : name;
+                digest.append(identity).append('\0').append(texts.containsKey(name) ? texts.get(name) : "<not declared>")
                         .append('\0');
                 lineList.append(name).append(':').append(lines.getOrDefault(name, 0)).append(' ');
                 ScriptEvaluator.GlobalName global = byName.get(name);
@@ -321,15 +352,82 @@ public final class PredicateFingerprints {
         return out;
     }
 
-    /** What each declaration's code refers to ({@link #names}), by the name it declares. */
-    private static Map<String, Set<String>> refers(List<Block> blocks) {
+    /**
+     * What each declaration's code refers to ({@link #names}), by the name it declares; a derived value made in a
+     * helper refers to what the code that made it refers to, and is referred to by the blocks that can hold it.
+     */
+    private static Map<String, Set<String>> refers(List<Block> blocks, Map<String, Made> made) {
         Map<String, Set<String>> refers = new HashMap<>();
         for (Block block : blocks) {
             if (block.name() != null) {
                 refers.computeIfAbsent(block.name(), n -> new TreeSet<>()).addAll(names(block.text()));
             }
         }
+        made.forEach((name, value) -> {
+            refers.computeIfAbsent(name, n -> new TreeSet<>()).addAll(names(value.text()));
+            value.holders().forEach(holder -> refers.computeIfAbsent(holder, n -> new TreeSet<>()).add(name));
+        });
         return refers;
+    }
+
+    /**
+     * The derived values made in helpers that {@code globals} lists ({@code "@name:line:frames"}: the first line of its
+     * function, then the lines of the script's frames that made it, the last at the top level), by their listed name.
+     * One whose lines fall outside named blocks is taken as read by every block, and as reading what cannot be told.
+     */
+    private static Map<String, Made> made(List<Block> blocks, List<ScriptEvaluator.GlobalName> globals) {
+        Map<String, Made> out = new LinkedHashMap<>();
+        for (ScriptEvaluator.GlobalName global : globals) {
+            if (!global.name().startsWith("@") || !"derived".equals(global.what())) {
+                continue;
+            }
+            String[] parts = global.name().split(":", -1);
+            List<Integer> lines = new ArrayList<>();
+            try {
+                lines.add(Integer.parseInt(parts[1]));
+                for (String frame : parts[2].split(",")) {
+                    lines.add(Integer.parseInt(frame));
+                }
+            } catch (RuntimeException e) {
+                lines.clear();
+            }
+            StringBuilder text = new StringBuilder();
+            Set<String> holders = new TreeSet<>();
+            Set<String> evaluatedBy = new TreeSet<>();
+            boolean placed = lines.size() >= 2;
+            for (int i = 0; placed && i < lines.size(); i++) {
+                int line = lines.get(i);
+                Block block = blocks.stream().filter(b -> b.holds(line)).findFirst().orElse(null);
+                if (block == null || block.name() == null) {
+                    placed = false;
+                    break;
+                }
+                boolean decorator = line < block.defLine();
+                text.append(decorator ? block.decorators() : block.text()).append('\n');
+                holders.add(block.name());
+                if (!decorator) {
+                    evaluatedBy.add(block.name());
+                } else if (i == lines.size() - 1) {
+                    // Made by a decorator: evaluating the predicate reads it unless only an aux argument made it.
+                    String called = "derived";
+                    if (lines.size() > 2) {
+                        int inner = lines.get(i - 1);
+                        called = blocks.stream().filter(b -> b.holds(inner)).findFirst().map(Block::name).orElse("");
+                    }
+                    if (names(withoutAux(block.decorators())).contains(called)) {
+                        evaluatedBy.add(block.name());
+                    }
+                }
+            }
+            if (!placed) {
+                Set<String> all = new TreeSet<>();
+                blocks.stream().map(Block::name).filter(java.util.Objects::nonNull).forEach(all::add);
+                out.put(global.name(), new Made("globals", all, all));
+            } else {
+                out.put(global.name(), new Made(text.toString(), holders, evaluatedBy));
+            }
+        }
+        return out;
     }
 
     /**
@@ -478,17 +576,19 @@ public final class PredicateFingerprints {
             if (def.find()) {
                 String undecorated = at == 0 ? text : withoutAux(String.join("\n", lines.subList(0, at))) + "\n"
                         + String.join("\n", lines.subList(at, Math.max(end, at + 1)));
-                return new Block(def.group(1), start, text, undecorated);
+                return new Block(def.group(1), start, text, undecorated, start + at);
             }
             Matcher assignment = ASSIGNMENT.matcher(line);
-            return new Block(assignment.find() ? assignment.group(1) : null, start, text, text);
+            return new Block(assignment.find() ? assignment.group(1) : null, start, text, text, start);
         }
-        return new Block(null, start, text, text);
+        return new Block(null, start, text, text, start);
     }
 
     /**
-     * {@code decorators} without the lists of their {@code aux=[...]} (or {@code aux=(...)}) arguments: what the rest
-     * of a decorator names, such as a wrapper of the user's own, still counts as read when the predicate is evaluated.
+     * {@code decorators} without their {@code aux=} arguments (a list such as {@code aux=[...]}, or any expression, such
+     * as a helper's call that makes the aux callables): what the rest of a decorator names, such as a wrapper of the
+     * user's own, still counts as read when the predicate is evaluated. An argument ends at a comma or a closing
+     * bracket outside brackets and strings.
      */
     static String withoutAux(String decorators) {
         Matcher aux = AUX.matcher(decorators);
@@ -496,7 +596,7 @@ public final class PredicateFingerprints {
         int from = 0;
         while (aux.find(from)) {
             int depth = 0;
-            int at = aux.end() - 1;
+            int at = aux.end();
             char quote = 0;
             for (; at < decorators.length(); at++) {
                 char c = decorators.charAt(at);
@@ -508,17 +608,23 @@ public final class PredicateFingerprints {
                     }
                 } else if (c == '\'' || c == '"') {
                     quote = c;
+                } else if (c == '#') {
+                    while (at < decorators.length() && decorators.charAt(at) != '\n') {
+                        at++;
+                    }
                 } else if (c == '[' || c == '(' || c == '{') {
                     depth++;
                 } else if (c == ']' || c == ')' || c == '}') {
-                    depth--;
                     if (depth == 0) {
                         break;
                     }
+                    depth--;
+                } else if (c == ',' && depth == 0) {
+                    break;
                 }
             }
             out.append(decorators, from, aux.start());
-            from = Math.min(decorators.length(), at + 1);
+            from = Math.min(decorators.length(), at);
         }
         return out.append(decorators.substring(from)).toString();
     }

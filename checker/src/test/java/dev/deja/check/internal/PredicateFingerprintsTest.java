@@ -199,11 +199,86 @@ class PredicateFingerprintsTest {
     }
 
     @Test
-    void withoutAux_leavesOutTheAuxListsOnly() {
+    void withoutAux_leavesOutTheAuxArgumentsOnly() {
         assertThat(PredicateFingerprints.withoutAux("@eventually(aux=[a, (b, c), lambda: d(\"]\")], threshold=t)\n@w"))
                 .isEqualTo("@eventually(, threshold=t)\n@w");
         assertThat(PredicateFingerprints.withoutAux("@always(aux = (x,))")).isEqualTo("@always()");
-        assertThat(PredicateFingerprints.withoutAux("@always(aux=helpers)")).isEqualTo("@always(aux=helpers)");
+        assertThat(PredicateFingerprints.withoutAux("@always(aux=helpers)")).isEqualTo("@always()");
+        assertThat(PredicateFingerprints.withoutAux("@eventually(aux=tracked(p, \",)\"), threshold=t)"))
+                .isEqualTo("@eventually(, threshold=t)");
+        assertThat(PredicateFingerprints.withoutAux("@always(aux == x)")).isEqualTo("@always(aux == x)");
+    }
+
+    @Test
+    void reach_followsDerivedValuesMadeInHelpers_toTheCodeThatMadeThem() {
+        String script = """
+                from deja import table, derived, eventually
+                Agent = table("Agent", cls="x.Agent", columns=["round"])
+
+                @derived
+                def rounds():
+                    return [a.round for a in Agent]
+
+                @derived
+                def clock():
+                    return 0
+
+                def tracked(problems):
+                    def since():
+                        return clock() if problems() else 0
+                    started = derived(since)
+                    return [lambda: started()]
+
+                @eventually(aux=tracked(rounds))
+                def settled():
+                    return not rounds()
+
+                def counted(fn):
+                    made = derived(lambda: clock())
+                    return lambda: fn() and made() >= 0
+
+                @counted
+                def wrapped():
+                    return True
+                """;
+        List<GlobalName> globals = List.of(new GlobalName("table", "other", null),
+                new GlobalName("derived", "other", null), new GlobalName("eventually", "other", null),
+                new GlobalName("Agent", "table", "Agent"), new GlobalName("rounds", "derived", "rounds"),
+                new GlobalName("clock", "derived", "clock"), new GlobalName("tracked", "other", null),
+                new GlobalName("settled", "predicate", "settled"), new GlobalName("counted", "other", null),
+                new GlobalName("wrapped", "predicate", "wrapped"),
+                // As the evaluator lists them: their function's first line, then the frames that made them.
+                new GlobalName("@since:13:15,18", "derived", "since"),
+                new GlobalName("@made:23:23,26", "derived", "made"));
+        java.util.Set<String> served = java.util.Set.of("rounds", "clock", "since", "made");
+        // The aux argument's helper made since: evaluating the predicate does not read it, taking aux values does.
+        assertThat(PredicateFingerprints.reach(script, globals, List.of("settled"), served).served())
+                .containsExactlyInAnyOrder("rounds", "since", "clock");
+        assertThat(PredicateFingerprints.reach(script, globals, List.of("settled"), served, false).served())
+                .containsExactly("rounds");
+        // Made by a wrapper that runs at every evaluation: read by it.
+        assertThat(PredicateFingerprints.reach(script, globals, List.of("wrapped"), served, false).served())
+                .containsExactlyInAnyOrder("made", "clock");
+        // What since reads is what the code that made it reads: its helper and the decorator that called it.
+        assertThat(PredicateFingerprints.reach(script, globals, List.of("since"), java.util.Set.of()).derived())
+                .containsExactlyInAnyOrder("since", "rounds", "clock");
+        // Its fingerprint does not cover the body of the predicate whose decorator made it, but covers its decorator.
+        String edited = script.replace("return not rounds()", "return len(rounds()) == 0");
+        String other = script.replace("aux=tracked(rounds)", "aux=tracked(rounds) or []");
+        var before = PredicateFingerprints.of(script, "s.py", globals, "", "e");
+        assertThat(PredicateFingerprints.of(edited, "s.py", globals, "", "e").get("since").code())
+                .isEqualTo(before.get("since").code());
+        assertThat(PredicateFingerprints.of(edited, "s.py", globals, "", "e").get("settled").code())
+                .isNotEqualTo(before.get("settled").code());
+        assertThat(PredicateFingerprints.of(other, "s.py", globals, "", "e").get("since").code())
+                .isNotEqualTo(before.get("since").code());
+        // A line added above the code that made it moves it, as the evaluator then lists it: the same fingerprint.
+        String moved = "# a comment\n" + script;
+        List<GlobalName> movedGlobals = globals.stream().map(g -> g.name().equals("@since:13:15,18")
+                ? new GlobalName("@since:14:16,19", "derived", "since")
+                : g.name().equals("@made:23:23,26") ? new GlobalName("@made:24:24,27", "derived", "made") : g).toList();
+        assertThat(PredicateFingerprints.of(moved, "s.py", movedGlobals, "", "e").get("since").code())
+                .isEqualTo(before.get("since").code());
     }
 
     @Test
