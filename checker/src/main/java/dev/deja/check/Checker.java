@@ -691,8 +691,8 @@ public final class Checker {
      * such a predicate's outcome is a function of the values it reads. Each is probed once per combination of those
      * values that occurs ({@link ScriptEvaluator#probe}); then it is due only where the combination's outcome differs
      * from the one before (a violation begins or ends, or its witnesses change) and wherever it raised (each raise is a
-     * finding), instead of wherever a value it reads changes. A predicate whose combinations are more than half its
-     * changes, or whose probe fails, is due at every change. Null when some predicate does not qualify: its due
+     * finding), instead of wherever a value it reads changes. A predicate none of whose combinations recurs, or whose
+     * probe fails, is due at every change. Null when some predicate does not qualify: its due
      * steps cannot be told from the served values alone. What else is due (the changes of values that only aux values
      * read and that cannot be merged) the caller adds.
      */
@@ -738,7 +738,10 @@ public final class Checker {
                 combinationAt[at++] = combinations.computeIfAbsent(java.util.Arrays.asList(current.clone()),
                         combination -> combinations.size());
             }
-            int[] outcomes = combinations.size() * 2 > timeline.size() ? null
+            // Probing pays where combinations recur: then it evaluates the predicate less often than at every change,
+            // besides handing Python fewer steps. Where none recurs (a value that only grows), it would evaluate as
+            // often, and again at the steps handed.
+            int[] outcomes = combinations.size() >= timeline.size() ? null
                     : evaluator.probe(predicate, names, List.copyOf(combinations.keySet())).orElse(null);
             at = 0;
             int previous = Integer.MIN_VALUE;

@@ -708,6 +708,7 @@ def _deja_setup_reset():
     nodes._clear()
     _state._clear()
     _symbols.clear()
+    _probe_outcomes.clear()
     _script_file[0] = None
 
 
@@ -1462,15 +1463,18 @@ class _Discard:
 # What _deja_setup_probe changed, for _deja_setup_probe_restore: the served derived values and their value, history
 # and dirty flag before it (clean while probed: they are never evaluated), and the streams it replaced.
 _probe_saved = []
+# The outcomes a probe numbered so far, by witnesses (see _deja_setup_probe).
+_probe_outcomes = {}
 
 
-def _deja_setup_probe(index, derived, *flat):
+def _deja_setup_probe(index, derived, first, *flat):
     """Evaluates the predicate at index on each combination of values of the served derived values listed (indexes
     in _registry.derived), flat holding one value per derived value for each combination in turn: what it reads and
     nothing else (the checker probes only a predicate that reads served values alone). Returns, per combination, the
-    number of its outcome, the same for combinations that violate it with the same witnesses, or -1 where it raised.
-    Nothing it reads is linked, no finding is made and its output is discarded; _deja_setup_probe_restore puts back
-    what this changed, also after an interrupt."""
+    number of its outcome, the same for combinations that violate it with the same witnesses, or -1 where it raised;
+    the numbers go on from the call before unless first (the checker hands a probe over in chunks). Nothing it reads
+    is linked, no finding is made and its output is discarded; _deja_setup_probe_restore puts back what this changed,
+    also after an interrupt."""
     global _reading
     import sys
     p = _registry.predicates[index]
@@ -1484,7 +1488,9 @@ def _deja_setup_probe(index, derived, *flat):
     _probe_saved.append((values, saved, sys.stdout, sys.stderr))
     sys.stdout = sys.stderr = _Discard()
     width = len(values)
-    outcomes = {}
+    outcomes = _probe_outcomes
+    if first:
+        outcomes.clear()
     out = []
     _state.current = p.name
     for at in range(0, len(flat), width):

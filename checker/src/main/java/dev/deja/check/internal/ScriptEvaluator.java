@@ -531,10 +531,14 @@ public final class ScriptEvaluator implements AutoCloseable {
      * must be all it can read: {@code combinations} holds, for each, the stored text of each value in the order of
      * {@code names} (null where the value has none yet: None). Returns each combination's outcome as a number, the same
      * for combinations under which the predicate holds, or is violated with the same witnesses, and -1 where it raised;
-     * empty if a text does not read back or the probe was stopped (the predicate timeout applies to the whole probe):
-     * the re-check then evaluates the predicate wherever what it reads changes. Its output is discarded, nothing it
+     * empty if a text does not read back or the probe was stopped: the re-check then evaluates the predicate wherever
+     * what it reads changes. The combinations go to Python in chunks, each under the predicate timeout: a chunk grows
+     * (to at most {@value #PROBE_CHUNK_MAX}) while the last one took under a sixteenth of the timeout, so a probe of
+     * many combinations is not taken for a loop. Its output is discarded, nothing it
      * reads is linked, and no finding is made; its evaluations are counted. Call before the first step.
      */
+    private static final int PROBE_CHUNK_MAX = 4096;
+
     public java.util.Optional<int[]> probe(String predicate, List<String> names, List<List<String>> combinations) {
         int index = predicateNames.indexOf(predicate);
         if (index < 0 || combinations.isEmpty()) {
@@ -548,20 +552,33 @@ public final class ScriptEvaluator implements AutoCloseable {
             }
             derived[i] = prepared.getArrayElement(0).asInt();
         }
-        // The index, the derived values, then the values of each combination in turn, read back in place.
-        Object[] arguments = new Object[2 + names.size() * combinations.size()];
-        arguments[0] = index;
-        arguments[1] = makeTuple.execute(derived);
         Object[] values = combinations.stream().flatMap(List::stream).toArray();
         if (readTexts(values, null).isPresent()) {
             return java.util.Optional.empty();
         }
-        System.arraycopy(values, 0, arguments, 2, values.length);
+        Value derivedTuple = makeTuple.execute(derived);
+        int width = names.size();
+        int[] out = new int[combinations.size()];
         try {
-            Value outcomes = guarded(probe, arguments);
-            int[] out = new int[combinations.size()];
-            for (int i = 0; i < out.length; i++) {
-                out[i] = outcomes.getArrayElement(i).asInt();
+            int chunk = 16;
+            for (int done = 0; done < out.length; ) {
+                int size = Math.min(chunk, out.length - done);
+                // The index, the derived values, whether this is the first chunk, then the values of each
+                // combination of the chunk in turn.
+                Object[] arguments = new Object[3 + width * size];
+                arguments[0] = index;
+                arguments[1] = derivedTuple;
+                arguments[2] = done == 0;
+                System.arraycopy(values, done * width, arguments, 3, width * size);
+                long started = System.nanoTime();
+                Value outcomes = guarded(probe, arguments);
+                for (int i = 0; i < size; i++) {
+                    out[done + i] = outcomes.getArrayElement(i).asInt();
+                }
+                done += size;
+                if (System.nanoTime() - started < timeoutNanos / 16) {
+                    chunk = Math.min(chunk * 2, PROBE_CHUNK_MAX);
+                }
             }
             return java.util.Optional.of(out);
         } catch (PolyglotException failure) {

@@ -71,6 +71,40 @@ class ScriptEvaluatorIT {
         return out;
     }
 
+    /**
+     * Many combinations go to Python in chunks: an outcome's number is the same in every chunk (equal witnesses, equal
+     * numbers), a raise is -1, and the predicate is evaluated once per combination.
+     */
+    @Test
+    void probe_ofManyCombinations_numbersOutcomesAlikeAcrossChunks() {
+        String script = """
+                @derived
+                def seen():
+                    return 0
+
+                @always
+                def banded():
+                    if seen() == 777:
+                        raise ValueError("777")
+                    return {seen() // 100} if seen() % 100 >= 50 else set()
+                """;
+        try (ScriptEvaluator evaluator = load(script)) {
+            List<List<String>> combinations = new ArrayList<>();
+            for (int value = 0; value < 1000; value++) {
+                combinations.add(List.of(String.valueOf(value)));
+            }
+            int[] outcomes = evaluator.probe("banded", List.of("seen"), combinations).orElseThrow();
+            assertThat(outcomes).hasSize(1000);
+            for (int value = 0; value < 1000; value++) {
+                int expected = value == 777 ? -1 : value % 100 < 50 ? outcomes[0] : outcomes[value - value % 100 + 50];
+                assertThat(outcomes[value]).as("seen %d", value).isEqualTo(expected);
+            }
+            // Ten bands violated, each with its own witness, and the outcome where it holds: eleven numbers.
+            assertThat(java.util.Arrays.stream(outcomes).filter(o -> o >= 0).distinct().count()).isEqualTo(11);
+            assertThat(evaluator.evaluationCounts().get("banded")).isEqualTo(1000L);
+        }
+    }
+
     @Test
     void fromRepr_readsContainersOfScalars_asPythonReadsTheirText() {
         try (ScriptEvaluator evaluator = load("@always\ndef p():\n    return True\n")) {
