@@ -19,14 +19,31 @@ final class Interleaved {
         double measure() throws Exception;
     }
 
+    /** When each measured side starts. */
+    enum Start {
+        /** Right after the side before. */
+        AT_ONCE,
+        /**
+         * Once this JVM is quiet (see {@link Quiet}): the background compilation that the side before set off is over,
+         * as it is when a user runs a command after editing a script for some seconds.
+         */
+        QUIET
+    }
+
     private Interleaved() {
     }
 
     /**
      * Runs a warm-up round (if {@code warmUp}) and then {@code rounds} measured rounds of every side in the map's
-     * order, and returns each side's samples in round order.
+     * order, each side starting at once, and returns each side's samples in round order.
      */
     static Map<String, List<Double>> run(String what, int rounds, boolean warmUp, Map<String, Side> sides,
+                                        Progress progress) throws Exception {
+        return run(what, rounds, warmUp, Start.AT_ONCE, sides, progress);
+    }
+
+    /** As {@link #run(String, int, boolean, Map, Progress)}, each measured side starting as {@code start} says. */
+    static Map<String, List<Double>> run(String what, int rounds, boolean warmUp, Start start, Map<String, Side> sides,
                                         Progress progress) throws Exception {
         Map<String, List<Double>> samples = new LinkedHashMap<>();
         sides.keySet().forEach(name -> samples.put(name, new ArrayList<>()));
@@ -39,6 +56,9 @@ final class Interleaved {
         for (int round = 1; round <= rounds; round++) {
             Map<String, Double> thisRound = new LinkedHashMap<>();
             for (var side : sides.entrySet()) {
+                if (start == Start.QUIET) {
+                    Quiet.await(null);
+                }
                 double value = side.getValue().measure();
                 samples.get(side.getKey()).add(value);
                 thisRound.put(side.getKey(), value);

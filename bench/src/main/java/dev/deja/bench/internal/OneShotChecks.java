@@ -137,62 +137,9 @@ final class OneShotChecks {
         }
     }
 
-    /**
-     * Waits (at most 30 s, outside any measured time) until neither this benchmark's JVM nor a warm engine of this
-     * installation uses the CPU: after checking, a JVM goes on compiling in the background for seconds, which would take
-     * a core from the command measured next in a new JVM (a cold full check took 6-7 s right after them, 4-5 s on an
-     * idle machine). Quiet: less than 50 ms of their CPU time in a second.
-     */
+    /** Waits until neither this JVM nor a warm engine of the installation uses the CPU (see {@link Quiet}). */
     private void awaitQuiet() throws InterruptedException {
-        String home = "-Ddeja.home=" + workspace.settings().home();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        long before = cpuTicks(home);
-        while (System.nanoTime() < deadline) {
-            Thread.sleep(1000);
-            long now = cpuTicks(home);
-            // Clock ticks are hundredths of a second on Linux: 5 is 50 ms.
-            if (now - before < 5) {
-                return;
-            }
-            before = now;
-        }
-    }
-
-    /**
-     * The CPU time used so far by this JVM and the warm engines of the installation whose launcher passes {@code home},
-     * in clock ticks, from {@code /proc} (Linux; elsewhere 0, and nothing is waited for). {@code ProcessHandle.Info}
-     * shows neither the command line nor the CPU time of an engine, which runs in a session of its own.
-     */
-    private static long cpuTicks(String home) {
-        long ticks = ticks(Path.of("/proc/self"));
-        try (var processes = Files.list(Path.of("/proc"))) {
-            for (Path process : processes.filter(p -> p.getFileName().toString().matches("\\d+")).toList()) {
-                List<String> arguments;
-                try {
-                    arguments = List.of(Files.readString(process.resolve("cmdline")).split("\0"));
-                } catch (IOException e) {
-                    continue;
-                }
-                if (arguments.contains(home) && arguments.contains("dev.deja.daemon.DaemonServer")) {
-                    ticks += ticks(process);
-                }
-            }
-        } catch (IOException e) {
-            return 0;
-        }
-        return ticks;
-    }
-
-    /** User and system CPU of the process at {@code process} (a {@code /proc} entry) in clock ticks; 0 if unknown. */
-    private static long ticks(Path process) {
-        try {
-            String stat = Files.readString(process.resolve("stat"));
-            // After the command's name in parentheses: state is field 3, utime 14, stime 15.
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-        } catch (IOException | RuntimeException e) {
-            return 0;
-        }
+        Quiet.await("-Ddeja.home=" + workspace.settings().home());
     }
 
     /** Stops the benchmark's warm engine. */
