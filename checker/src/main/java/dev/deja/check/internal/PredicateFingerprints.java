@@ -136,9 +136,10 @@ public final class PredicateFingerprints {
      */
     public static Reach reach(String script, List<ScriptEvaluator.GlobalName> globals, java.util.Collection<String> roots,
                               Set<String> served, boolean decorators) {
-        List<Block> blocks = blocks(script);
-        Map<String, Made> made = made(blocks, globals);
-        Map<String, Set<String>> refers = refers(blocks, made);
+        Parsed parsed = parsed(script, globals);
+        List<Block> blocks = parsed.blocks();
+        Map<String, Made> made = parsed.made();
+        Map<String, Set<String>> refers = new HashMap<>(parsed.refers());
         if (!decorators) {
             Set<String> rootGlobals = new java.util.HashSet<>();
             globals.stream().filter(g -> "predicate".equals(g.what()) && g.declared() != null
@@ -242,7 +243,8 @@ public final class PredicateFingerprints {
         Map<String, StringBuilder> texts = new LinkedHashMap<>();
         Map<String, Integer> lines = new HashMap<>();
         StringBuilder rest = new StringBuilder();
-        List<Block> blocks = blocks(script);
+        Parsed parsed = parsed(script, globals);
+        List<Block> blocks = parsed.blocks();
         for (Block block : blocks) {
             if (block.name() == null) {
                 rest.append(block.text()).append('\n');
@@ -253,9 +255,9 @@ public final class PredicateFingerprints {
         }
         Map<String, ScriptEvaluator.GlobalName> byName = new LinkedHashMap<>();
         globals.forEach(g -> byName.put(g.name(), g));
-        Map<String, Made> made = made(blocks, globals);
+        Map<String, Made> made = parsed.made();
         made.forEach((name, value) -> texts.put(name, new StringBuilder(value.text())));
-        Map<String, Set<String>> refers = refers(blocks, made);
+        Map<String, Set<String>> refers = parsed.refers();
         // Each predicate's closure, before the mutable globals are shared out.
         Map<String, Set<String>> closures = new LinkedHashMap<>();
         Map<String, String> base = new LinkedHashMap<>();
@@ -350,6 +352,29 @@ public final class PredicateFingerprints {
                     p.readsBuiltins(), touches.getOrDefault(declared, Set.of())));
         }
         return out;
+    }
+
+    /** A script's blocks, its derived values made in helpers and what each declaration refers to (read-only). */
+    private record Parsed(String script, List<ScriptEvaluator.GlobalName> globals, List<Block> blocks,
+                          Map<String, Made> made, Map<String, Set<String>> refers) {
+    }
+
+    /** The last script parsed: a re-check asks for several reaches and the fingerprints of one text in a row. */
+    private static volatile Parsed lastParsed;
+
+    private static Parsed parsed(String script, List<ScriptEvaluator.GlobalName> globals) {
+        Parsed last = lastParsed;
+        if (last != null && last.script().equals(script) && last.globals().equals(globals)) {
+            return last;
+        }
+        List<Block> blocks = List.copyOf(blocks(script));
+        Map<String, Made> made = java.util.Collections.unmodifiableMap(made(blocks, globals));
+        Map<String, Set<String>> refers = new HashMap<>();
+        refers(blocks, made).forEach((name, names) -> refers.put(name, java.util.Collections.unmodifiableSet(names)));
+        Parsed parsed = new Parsed(script, List.copyOf(globals), blocks, made,
+                java.util.Collections.unmodifiableMap(refers));
+        lastParsed = parsed;
+        return parsed;
     }
 
     /**
