@@ -105,6 +105,35 @@ class ScriptEvaluatorIT {
         }
     }
 
+    /**
+     * A probe the predicate timeout stops gives no outcomes (the re-check then evaluates the predicate wherever what it
+     * reads changes) and leaves the context answering: the values it set are put back, and the next probe works.
+     */
+    @Test
+    void probe_stoppedByThePredicateTimeout_isEmpty_andTheContextStillAnswers() {
+        String script = """
+                @derived
+                def seen():
+                    return 0
+
+                @always
+                def loops_at_five():
+                    while seen() == 5:
+                        pass
+                    return seen() != 7
+                """;
+        try (ScriptEvaluator evaluator = load(script, Duration.ofMillis(300))) {
+            List<List<String>> combinations = new ArrayList<>();
+            for (int value = 0; value < 10; value++) {
+                combinations.add(List.of(String.valueOf(value)));
+            }
+            assertThat(evaluator.probe("loops_at_five", List.of("seen"), combinations)).isEmpty();
+            int[] outcomes = evaluator.probe("loops_at_five", List.of("seen"),
+                    List.of(List.of("6"), List.of("7"), List.of("8"))).orElseThrow();
+            assertThat(outcomes[0]).isEqualTo(outcomes[2]).isNotEqualTo(outcomes[1]);
+        }
+    }
+
     @Test
     void fromRepr_readsContainersOfScalars_asPythonReadsTheirText() {
         try (ScriptEvaluator evaluator = load("@always\ndef p():\n    return True\n")) {
