@@ -308,6 +308,8 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     Connection connection() throws SQLException {
         if (connection == null) {
             connection = connect(url);
+            knownTables = null;
+            knownMeta = null;
             try {
                 checkFormat();
             } catch (RuntimeException | SQLException e) {
@@ -400,6 +402,8 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
             replaced = true;
         }
         connection = connect(url);
+        knownTables = null;
+        knownMeta = null;
         return replaced;
     }
 
@@ -430,10 +434,14 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
         try (Statement statement = connection().createStatement()) {
             for (String view : existingViews()) {
                 statement.execute("DROP VIEW IF EXISTS " + quote(view));
+                knownTables = null;
+                knownMeta = null;
             }
             for (String table : existingTables()) {
                 if (!kept.contains(table.toUpperCase(java.util.Locale.ROOT))) {
                     statement.execute("DROP TABLE IF EXISTS " + quote(table) + " CASCADE");
+                    knownTables = null;
+                    knownMeta = null;
                 }
             }
         }
@@ -444,12 +452,18 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
             requireFreeName(schema);
         }
         statement.execute("CREATE TABLE deja_meta(meta_key VARCHAR PRIMARY KEY, meta_value VARCHAR)");
+        knownTables = null;
+        knownMeta = null;
         statement.execute("CREATE TABLE deja_steps(first_position BIGINT PRIMARY KEY, last_position BIGINT NOT NULL,"
                 + " steps VARBINARY NOT NULL, changed_tables VARCHAR NOT NULL)");
+        knownTables = null;
+        knownMeta = null;
         statement.execute("CREATE TABLE violations(id INT AUTO_INCREMENT PRIMARY KEY, position BIGINT, predicate VARCHAR,"
                 + " kind VARCHAR, status VARCHAR, node VARCHAR, lamport BIGINT, end_position BIGINT, aux VARCHAR,"
                 + " message VARCHAR, violation_json VARCHAR, witness VARCHAR, status_text VARCHAR, counted BOOLEAN,"
                 + " below_threshold BOOLEAN, aux_at_end VARCHAR)");
+        knownTables = null;
+        knownMeta = null;
         // The user queries run as (readerConnection): a schema grant also covers the tables built later.
         statement.execute("CREATE USER IF NOT EXISTS " + READER + " PASSWORD ''");
         statement.execute("GRANT SELECT ON SCHEMA PUBLIC TO " + READER);
@@ -668,6 +682,8 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
                 statement.execute("CREATE TABLE events(position BIGINT PRIMARY KEY, node VARCHAR NOT NULL,"
                         + " incarnation INT, seq BIGINT, lamport BIGINT, at_millis BIGINT, type VARCHAR,"
                         + " message_type VARCHAR, from_node VARCHAR)");
+                knownTables = null;
+                knownMeta = null;
                 for (TableSchema schema : storedSchemas()) {
                     writers.put(schema.name(), new TableWriter(schema, statement));
                 }
@@ -794,6 +810,8 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
         try (Statement statement = connection().createStatement()) {
             statement.execute("CREATE TABLE IF NOT EXISTS predicate_results(id INT AUTO_INCREMENT PRIMARY KEY,"
                     + " predicate VARCHAR NOT NULL, result_json VARCHAR NOT NULL)");
+            knownTables = null;
+            knownMeta = null;
             statement.execute("DELETE FROM predicate_results");
             try (PreparedStatement insert = connection().prepareStatement(
                     "INSERT INTO predicate_results(predicate, result_json) VALUES (?, ?)")) {
@@ -882,9 +900,13 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
         try (Statement statement = connection().createStatement()) {
             statement.execute("CREATE TABLE IF NOT EXISTS deja_derived_results(derived VARCHAR PRIMARY KEY,"
                     + " fingerprint VARCHAR NOT NULL)");
+            knownTables = null;
+            knownMeta = null;
             // Chunks of DerivedChunk.SIZE changes: a value that changes at every event is a few rows, not one per event.
             statement.execute("CREATE TABLE IF NOT EXISTS deja_derived_changes(derived VARCHAR NOT NULL,"
                     + " chunk INT NOT NULL, changes VARBINARY NOT NULL, PRIMARY KEY (derived, chunk))");
+            knownTables = null;
+            knownMeta = null;
             List<String> forgotten = new ArrayList<>();
             try (ResultSet rows = statement.executeQuery("SELECT derived FROM deja_derived_results")) {
                 while (rows.next()) {
@@ -938,6 +960,30 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
         List<Long> wanted = new ArrayList<>(positions);
         Collections.sort(wanted);
         long[] count = {0};
+        if (changing.isEmpty() && wanted.size() <= FEW_POSITIONS) {
+            // No table's changes wanted: each position's chunk is found by the primary key, without a scan of them all.
+            java.util.TreeSet<Long> firsts = new java.util.TreeSet<>();
+            try (Statement statement = connection().createStatement();
+                 ResultSet first = statement.executeQuery("SELECT MIN(first_position) FROM deja_steps");
+                 PreparedStatement holding = connection().prepareStatement("SELECT first_position, last_position"
+                         + " FROM deja_steps WHERE first_position <= ? ORDER BY first_position DESC LIMIT 1")) {
+                if (first.next() && first.getObject(1) != null) {
+                    firsts.add(first.getLong(1));
+                }
+                for (long position : wanted) {
+                    holding.setLong(1, position);
+                    try (ResultSet chunk = holding.executeQuery()) {
+                        if (chunk.next() && chunk.getLong(2) >= position) {
+                            firsts.add(chunk.getLong(1));
+                        }
+                    }
+                }
+                readChunks(new ArrayList<>(firsts), Set.of(), positions, tables, consumer, count);
+            } catch (SQLException e) {
+                throw failure("read the stored history", e);
+            }
+            return count[0];
+        }
         try (Statement statement = connection().createStatement();
              ResultSet ranges = statement.executeQuery(
                      "SELECT first_position, last_position, changed_tables FROM deja_steps ORDER BY first_position")) {
@@ -965,31 +1011,44 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
                 }
                 first = false;
             }
-            boolean[] firstStep = {true};
-            Predicate<String> tableWanted = tables == null ? table -> true : tables::contains;
-            try (PreparedStatement chunk = connection().prepareStatement("SELECT steps FROM deja_steps WHERE first_position = ?")) {
-                for (long from : firsts) {
-                    boolean all = whole.contains(from);
-                    LongPredicate given = position -> {
-                        boolean take = all || firstStep[0] || positions.contains(position);
-                        firstStep[0] = false;
-                        return take;
-                    };
-                    chunk.setLong(1, from);
-                    try (ResultSet rows = chunk.executeQuery()) {
-                        while (rows.next()) {
-                            StepChunk.read(rows.getBytes(1), given, tableWanted, step -> {
-                                consumer.accept(step);
-                                count[0]++;
-                            });
-                        }
-                    }
-                }
-            }
+            readChunks(firsts, whole, positions, tables, consumer, count);
         } catch (SQLException | JsonProcessingException e) {
             throw failure("read the stored history", e);
         }
         return count[0];
+    }
+
+    /** Up to how many positions {@link #replayHistoryAt} finds their chunks one by one instead of scanning them all. */
+    private static final int FEW_POSITIONS = 256;
+
+    /**
+     * Hands {@code consumer} the steps of the chunks that begin at {@code firsts} (in order): every step of those in
+     * {@code whole}, in the others the very first step read and those at {@code positions}; only the changes of
+     * {@code tables} (all when null). Counts them in {@code count[0]}.
+     */
+    private void readChunks(List<Long> firsts, Set<Long> whole, Set<Long> positions, Set<String> tables,
+                            Consumer<StateStep> consumer, long[] count) throws SQLException {
+        boolean[] firstStep = {true};
+        Predicate<String> tableWanted = tables == null ? table -> true : tables::contains;
+        try (PreparedStatement chunk = connection().prepareStatement("SELECT steps FROM deja_steps WHERE first_position = ?")) {
+            for (long from : firsts) {
+                boolean all = whole.contains(from);
+                LongPredicate given = position -> {
+                    boolean take = all || firstStep[0] || positions.contains(position);
+                    firstStep[0] = false;
+                    return take;
+                };
+                chunk.setLong(1, from);
+                try (ResultSet rows = chunk.executeQuery()) {
+                    while (rows.next()) {
+                        StepChunk.read(rows.getBytes(1), given, tableWanted, step -> {
+                            consumer.accept(step);
+                            count[0]++;
+                        });
+                    }
+                }
+            }
+        }
     }
 
     @Override
@@ -1123,15 +1182,30 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
         }
     }
 
+    /**
+     * The tables and views of the history, upper-cased, as last read (a query of the information schema costs a few
+     * milliseconds, and a re-check asks about a dozen times); null once this instance creates or drops a table or view,
+     * or connects again. Only this instance changes the tables while it is open: H2's file lock keeps other processes
+     * out, and the warm engine runs one command at a time.
+     */
+    private Set<String> knownTables;
+
+    /** The rows of {@code deja_meta} as last read or written here; null when {@link #knownTables} is (see there). */
+    private Map<String, String> knownMeta;
+
     private boolean tableExists(String upperName) throws SQLException {
-        try (PreparedStatement query = connection().prepareStatement(
-                "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE UPPER(TABLE_SCHEMA) = 'PUBLIC' AND UPPER(TABLE_NAME) = ?")) {
-            query.setString(1, upperName);
-            try (ResultSet rows = query.executeQuery()) {
-                rows.next();
-                return rows.getLong(1) > 0;
+        if (knownTables == null) {
+            Set<String> names = new java.util.HashSet<>();
+            try (Statement statement = connection().createStatement();
+                 ResultSet rows = statement.executeQuery(
+                         "SELECT UPPER(TABLE_NAME) FROM INFORMATION_SCHEMA.TABLES WHERE UPPER(TABLE_SCHEMA) = 'PUBLIC'")) {
+                while (rows.next()) {
+                    names.add(rows.getString(1));
+                }
             }
+            knownTables = names;
         }
+        return knownTables.contains(upperName);
     }
 
     private List<String> existingTables() throws SQLException {
@@ -1153,12 +1227,19 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     }
 
     private Optional<String> meta(String key) throws SQLException {
-        try (PreparedStatement query = connection().prepareStatement("SELECT meta_value FROM deja_meta WHERE meta_key = ?")) {
-            query.setString(1, key);
-            try (ResultSet rows = query.executeQuery()) {
-                return rows.next() ? Optional.ofNullable(rows.getString(1)) : Optional.empty();
+        Connection connection = connection();
+        if (knownMeta == null) {
+            // Read whole (a few rows), as knownTables is: a re-check asks for about a dozen of them.
+            Map<String, String> values = new HashMap<>();
+            try (Statement statement = connection.createStatement();
+                 ResultSet rows = statement.executeQuery("SELECT meta_key, meta_value FROM deja_meta")) {
+                while (rows.next()) {
+                    values.put(rows.getString(1), rows.getString(2));
+                }
             }
+            knownMeta = values;
         }
+        return Optional.ofNullable(knownMeta.get(key));
     }
 
     private void putMeta(String key, String value) throws SQLException {
@@ -1166,6 +1247,9 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
             merge.setString(1, key);
             merge.setString(2, value);
             merge.executeUpdate();
+        }
+        if (knownMeta != null) {
+            knownMeta.put(key, value);
         }
     }
 
@@ -1235,9 +1319,13 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
             }
             statement.execute("CREATE TABLE " + history + "(version_id BIGINT PRIMARY KEY, node VARCHAR NOT NULL,"
                     + " oid BIGINT NOT NULL, valid_from BIGINT NOT NULL, valid_to BIGINT" + columns + ")");
+            knownTables = null;
+            knownMeta = null;
             statement.execute("CREATE INDEX " + quote(schema.name() + "_history_from") + " ON " + history + "(valid_from)");
             statement.execute("CREATE VIEW " + quote(schema.name()) + " AS SELECT node, oid" + viewColumns + " FROM "
                     + history + " WHERE valid_to IS NULL");
+            knownTables = null;
+            knownMeta = null;
             insert = new BatchedInsert<>(history, 5 + schema.columns().size(), this::setVersion);
         }
 

@@ -242,6 +242,26 @@ class H2StateHistoryIT {
                 .containsExactly(4_500L, 4_501L);
     }
 
+    /** With no table's changes wanted, each position's chunk is looked up alone: the same steps as a scan gives. */
+    @Test
+    void replayHistoryAt_noTableChangesWanted_givesTheFirstStepAndThosePositionsOnly() {
+        List<StateStep> steps = new ArrayList<>();
+        for (long position = 0; position < 7_000; position++) {
+            steps.add(new StateStep(event(position, N1),
+                    List.of(new RowChange("Agent", RowChange.Kind.UPDATE, N1, 1, agent(position, null)))));
+        }
+        List<StateStep> given = new ArrayList<>();
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+            storeCheck(history, steps);
+            // 1,999 and 2,000 end one chunk and begin the next; 9,000 is past the last step.
+            long count = history.replayHistoryAt(java.util.Set.of(1_999L, 2_000L, 6_999L, 9_000L), java.util.Set.of(),
+                    java.util.Set.of("Agent"), given::add);
+            assertThat(count).isEqualTo(given.size());
+        }
+        assertThat(given).extracting(step -> step.event().position()).containsExactly(0L, 1_999L, 2_000L, 6_999L);
+        assertThat(given).allSatisfy(step -> assertThat(step.changes()).hasSize(1));
+    }
+
     @Test
     void derivedValues_ofManyChanges_readBackExactly() {
         List<dev.deja.check.DerivedValues.Change> changes = new ArrayList<>();
