@@ -308,8 +308,7 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     Connection connection() throws SQLException {
         if (connection == null) {
             connection = connect(url);
-            knownTables = null;
-            knownMeta = null;
+            forgetCatalog();
             try {
                 checkFormat();
             } catch (RuntimeException | SQLException e) {
@@ -402,8 +401,7 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
             replaced = true;
         }
         connection = connect(url);
-        knownTables = null;
-        knownMeta = null;
+        forgetCatalog();
         return replaced;
     }
 
@@ -433,15 +431,11 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     private void dropTablesBut(Set<String> kept) throws SQLException {
         try (Statement statement = connection().createStatement()) {
             for (String view : existingViews()) {
-                statement.execute("DROP VIEW IF EXISTS " + quote(view));
-                knownTables = null;
-                knownMeta = null;
+                ddl(statement, "DROP VIEW IF EXISTS " + quote(view));
             }
             for (String table : existingTables()) {
                 if (!kept.contains(table.toUpperCase(java.util.Locale.ROOT))) {
-                    statement.execute("DROP TABLE IF EXISTS " + quote(table) + " CASCADE");
-                    knownTables = null;
-                    knownMeta = null;
+                    ddl(statement, "DROP TABLE IF EXISTS " + quote(table) + " CASCADE");
                 }
             }
         }
@@ -451,19 +445,13 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
         for (TableSchema schema : newSchemas) {
             requireFreeName(schema);
         }
-        statement.execute("CREATE TABLE deja_meta(meta_key VARCHAR PRIMARY KEY, meta_value VARCHAR)");
-        knownTables = null;
-        knownMeta = null;
-        statement.execute("CREATE TABLE deja_steps(first_position BIGINT PRIMARY KEY, last_position BIGINT NOT NULL,"
+        ddl(statement, "CREATE TABLE deja_meta(meta_key VARCHAR PRIMARY KEY, meta_value VARCHAR)");
+        ddl(statement, "CREATE TABLE deja_steps(first_position BIGINT PRIMARY KEY, last_position BIGINT NOT NULL,"
                 + " steps VARBINARY NOT NULL, changed_tables VARCHAR NOT NULL)");
-        knownTables = null;
-        knownMeta = null;
-        statement.execute("CREATE TABLE violations(id INT AUTO_INCREMENT PRIMARY KEY, position BIGINT, predicate VARCHAR,"
+        ddl(statement, "CREATE TABLE violations(id INT AUTO_INCREMENT PRIMARY KEY, position BIGINT, predicate VARCHAR,"
                 + " kind VARCHAR, status VARCHAR, node VARCHAR, lamport BIGINT, end_position BIGINT, aux VARCHAR,"
                 + " message VARCHAR, violation_json VARCHAR, witness VARCHAR, status_text VARCHAR, counted BOOLEAN,"
                 + " below_threshold BOOLEAN, aux_at_end VARCHAR)");
-        knownTables = null;
-        knownMeta = null;
         // The user queries run as (readerConnection): a schema grant also covers the tables built later.
         statement.execute("CREATE USER IF NOT EXISTS " + READER + " PASSWORD ''");
         statement.execute("GRANT SELECT ON SCHEMA PUBLIC TO " + READER);
@@ -679,11 +667,9 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
             dropTablesBut(CHECK_TABLES);
             Map<String, TableWriter> writers = new LinkedHashMap<>();
             try (Statement statement = connection().createStatement()) {
-                statement.execute("CREATE TABLE events(position BIGINT PRIMARY KEY, node VARCHAR NOT NULL,"
+                ddl(statement, "CREATE TABLE events(position BIGINT PRIMARY KEY, node VARCHAR NOT NULL,"
                         + " incarnation INT, seq BIGINT, lamport BIGINT, at_millis BIGINT, type VARCHAR,"
                         + " message_type VARCHAR, from_node VARCHAR)");
-                knownTables = null;
-                knownMeta = null;
                 for (TableSchema schema : storedSchemas()) {
                     writers.put(schema.name(), new TableWriter(schema, statement));
                 }
@@ -808,10 +794,8 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     public void storePredicateResults(PredicateResults results) {
         requireWritable();
         try (Statement statement = connection().createStatement()) {
-            statement.execute("CREATE TABLE IF NOT EXISTS predicate_results(id INT AUTO_INCREMENT PRIMARY KEY,"
+            ddl(statement, "CREATE TABLE IF NOT EXISTS predicate_results(id INT AUTO_INCREMENT PRIMARY KEY,"
                     + " predicate VARCHAR NOT NULL, result_json VARCHAR NOT NULL)");
-            knownTables = null;
-            knownMeta = null;
             statement.execute("DELETE FROM predicate_results");
             try (PreparedStatement insert = connection().prepareStatement(
                     "INSERT INTO predicate_results(predicate, result_json) VALUES (?, ?)")) {
@@ -898,15 +882,11 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     public void storeDerivedValues(Map<String, DerivedValues> fresh, Set<String> kept) {
         requireWritable();
         try (Statement statement = connection().createStatement()) {
-            statement.execute("CREATE TABLE IF NOT EXISTS deja_derived_results(derived VARCHAR PRIMARY KEY,"
+            ddl(statement, "CREATE TABLE IF NOT EXISTS deja_derived_results(derived VARCHAR PRIMARY KEY,"
                     + " fingerprint VARCHAR NOT NULL)");
-            knownTables = null;
-            knownMeta = null;
             // Chunks of DerivedChunk.SIZE changes: a value that changes at every event is a few rows, not one per event.
-            statement.execute("CREATE TABLE IF NOT EXISTS deja_derived_changes(derived VARCHAR NOT NULL,"
+            ddl(statement, "CREATE TABLE IF NOT EXISTS deja_derived_changes(derived VARCHAR NOT NULL,"
                     + " chunk INT NOT NULL, changes VARBINARY NOT NULL, PRIMARY KEY (derived, chunk))");
-            knownTables = null;
-            knownMeta = null;
             List<String> forgotten = new ArrayList<>();
             try (ResultSet rows = statement.executeQuery("SELECT derived FROM deja_derived_results")) {
                 while (rows.next()) {
@@ -1193,6 +1173,18 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     /** The rows of {@code deja_meta} as last read or written here; null when {@link #knownTables} is (see there). */
     private Map<String, String> knownMeta;
 
+    /** Runs {@code sql}, which creates or drops a table or view, and forgets what was read of them. */
+    private void ddl(Statement statement, String sql) throws SQLException {
+        statement.execute(sql);
+        forgetCatalog();
+    }
+
+    /** Forgets {@link #knownTables} and {@link #knownMeta}: the tables changed, or the connection is a new one. */
+    private void forgetCatalog() {
+        knownTables = null;
+        knownMeta = null;
+    }
+
     private boolean tableExists(String upperName) throws SQLException {
         if (knownTables == null) {
             Set<String> names = new java.util.HashSet<>();
@@ -1317,15 +1309,11 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
                 columns.append(", ").append(quote(column)).append(" VARCHAR");
                 viewColumns.append(", ").append(quote(column));
             }
-            statement.execute("CREATE TABLE " + history + "(version_id BIGINT PRIMARY KEY, node VARCHAR NOT NULL,"
+            ddl(statement, "CREATE TABLE " + history + "(version_id BIGINT PRIMARY KEY, node VARCHAR NOT NULL,"
                     + " oid BIGINT NOT NULL, valid_from BIGINT NOT NULL, valid_to BIGINT" + columns + ")");
-            knownTables = null;
-            knownMeta = null;
             statement.execute("CREATE INDEX " + quote(schema.name() + "_history_from") + " ON " + history + "(valid_from)");
-            statement.execute("CREATE VIEW " + quote(schema.name()) + " AS SELECT node, oid" + viewColumns + " FROM "
+            ddl(statement, "CREATE VIEW " + quote(schema.name()) + " AS SELECT node, oid" + viewColumns + " FROM "
                     + history + " WHERE valid_to IS NULL");
-            knownTables = null;
-            knownMeta = null;
             insert = new BatchedInsert<>(history, 5 + schema.columns().size(), this::setVersion);
         }
 
