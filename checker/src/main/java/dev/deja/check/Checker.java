@@ -686,8 +686,8 @@ public final class Checker {
 
     /**
      * Where the outcome of an {@code active} predicate may change, in a re-check whose predicates read served derived
-     * values alone (no table, no built-in, no mutable global, no derived value evaluated, none without a global name
-     * in the script), each keeping one version:
+     * values alone (no table, no built-in, no mutable global, no derived value evaluated, none in the script whose
+     * readers the checker cannot tell: see {@link ScriptEvaluator#unboundDerived}), each keeping one version:
      * such a predicate's outcome is a function of the values it reads. Each is probed once per combination of those
      * values that occurs ({@link ScriptEvaluator#probe}); then it is due only where the combination's outcome differs
      * from the one before (a violation begins or ends, or its witnesses change) and wherever it raised (each raise is a
@@ -700,8 +700,8 @@ public final class Checker {
                                                  List<String> active, Set<String> served,
                                                  Map<String, List<DerivedValues.Change>> changes,
                                                  ScriptEvaluator evaluator) {
-        // A derived value without a global name is refreshed after each step handed, and may keep what it saw (the
-        // store's tracked start times): handing fewer steps than where what it reads changes would change it.
+        // A derived value whose readers cannot be told is refreshed after each step handed, and may keep what it saw
+        // (a helper's start times in a script with a mutable global): handing fewer steps would change it.
         if (active.isEmpty() || evaluator.unboundDerived() > 0) {
             return null;
         }

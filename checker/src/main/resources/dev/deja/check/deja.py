@@ -1251,11 +1251,9 @@ def _deja_setup_reads(index):
     return out
 
 
-def _deja_setup_globals():
-    """The script's global names, for the checker's fingerprints of predicates: (name, what it is, the table's name
-    for a table, the predicate's or derived value's name for one), where what is 'table', 'derived', 'predicate',
-    'builtin' (the event built-ins, nodes, now, stats, the deja module), 'mutable' (a list, dict, set or object whose
-    contents a function may change, so that whoever reads it may depend on whoever writes it) or 'other'."""
+def _deja_setup_named_globals():
+    """The script's global names with what each is (see _deja_setup_globals), without the derived values made in
+    helpers."""
     out = []
     if not _registry.predicates:
         return out
@@ -1285,29 +1283,48 @@ def _deja_setup_globals():
                 and value is not None and not callable(value):
             what = "mutable"
         out.append((name, what, label))
-    # A derived value made in a helper has no global name. Where the script made it can be told, and the script has
-    # no mutable global (which could hold it where nothing names it), it is listed under a name no identifier has:
-    # "@name:line of its function:lines of the frames that made it", for the checker to tell who can read it.
-    if not any(what == "mutable" for _, what, _ in out):
-        bound = _deja_setup_bound_derived()
-        for d in _registry.derived:
-            if id(d) not in bound and d._made is not None:
-                out.append(("@%s:%d:%s" % (d.name, d._made[0], ",".join(str(n) for n in d._made[1:])),
-                            "derived", d.name))
     return out
 
 
-def _deja_setup_listed_unbound():
-    """The ids of the derived values without a global name that _deja_setup_globals lists."""
-    listed = set()
-    for name, what, declared in _deja_setup_globals():
-        if name.startswith("@"):
-            listed.add(declared)
-    out = set()
+def _deja_setup_globals():
+    """The script's global names, for the checker's fingerprints of predicates: (name, what it is, the table's name
+    for a table, the predicate's or derived value's name for one), where what is 'table', 'derived', 'predicate',
+    'builtin' (the event built-ins, nodes, now, stats, the deja module), 'mutable' (a list, dict, set or object whose
+    contents a function may change, so that whoever reads it may depend on whoever writes it) or 'other'. A derived
+    value made in a helper, which has no global name, is listed under a name no identifier has when
+    _deja_setup_listed_unbound lists it: "@name:line of its function:lines of the frames that made it", for the
+    checker to tell who can read it."""
+    out = _deja_setup_named_globals()
+    for d in _deja_setup_listed_unbound(out):
+        frames = []
+        for line in d._made[1:]:
+            frames.append(str(line))
+        out.append(("@%s:%d:%s" % (d.name, d._made[0], ",".join(frames)), "derived", d.name))
+    return out
+
+
+def _deja_setup_listed_unbound(named):
+    """The derived values without a global name that the checker can place, given the script's named globals (see
+    _deja_setup_named_globals): those whose making _deja_setup_made could tell, in a script without a mutable global
+    (which could hold one where nothing names it); none otherwise."""
+    listed = []
+    for _, what, _ in named:
+        if what == "mutable":
+            return listed
+    bound = _deja_setup_bound_derived()
     for d in _registry.derived:
-        if d.name in listed:
-            out.add(id(d))
-    return out
+        if id(d) not in bound and d._made is not None:
+            listed.append(d)
+    return listed
+
+
+def _deja_setup_known_derived():
+    """The ids of the derived values the checker can tell the readers of: bound to a global name, or listed under one
+    of their own (_deja_setup_listed_unbound). The others are refreshed after every step a re-check evaluates."""
+    known = _deja_setup_bound_derived()
+    for d in _deja_setup_listed_unbound(_deja_setup_named_globals()):
+        known.add(id(d))
+    return known
 
 
 def _deja_setup_bound_derived():
@@ -1322,12 +1339,11 @@ def _deja_setup_bound_derived():
 
 
 def _deja_setup_unbound_derived():
-    """How many derived values have no global name (see _deja_setup_bound_derived) and are not listed under one of
-    their own either (see _deja_setup_globals): a re-check refreshes them after every step it evaluates."""
-    bound = _deja_setup_bound_derived() | _deja_setup_listed_unbound()
+    """How many derived values the checker cannot tell the readers of (see _deja_setup_known_derived)."""
+    known = _deja_setup_known_derived()
     count = 0
     for d in _registry.derived:
-        if id(d) not in bound:
+        if id(d) not in known:
             count += 1
     return count
 
@@ -1345,10 +1361,10 @@ def _deja_setup_activate(predicates, derived):
     # A derived value made elsewhere than at the top level (inside a helper function) has no global name. Unless
     # _deja_setup_globals lists it under a name of its own, the checker cannot tell who reads it: it is refreshed as
     # in a check of every predicate.
-    bound = _deja_setup_bound_derived() | _deja_setup_listed_unbound()
+    known = _deja_setup_known_derived()
     eager = []
     for d in _registry.derived:
-        if d.name in wanted or id(d) not in bound:
+        if d.name in wanted or id(d) not in known:
             eager.append(d)
     _state.eager_derived = eager
 

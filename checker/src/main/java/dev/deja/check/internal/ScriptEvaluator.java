@@ -526,6 +526,8 @@ public final class ScriptEvaluator implements AutoCloseable {
         return java.util.Optional.empty();
     }
 
+    private static final int PROBE_CHUNK_MAX = 4096;
+
     /**
      * Evaluates {@code predicate} once on each combination of values of the served derived values {@code names}, which
      * must be all it can read: {@code combinations} holds, for each, the stored text of each value in the order of
@@ -537,8 +539,6 @@ public final class ScriptEvaluator implements AutoCloseable {
      * many combinations is not taken for a loop. Its output is discarded, nothing it
      * reads is linked, and no finding is made; its evaluations are counted. Call before the first step.
      */
-    private static final int PROBE_CHUNK_MAX = 4096;
-
     public java.util.Optional<int[]> probe(String predicate, List<String> names, List<List<String>> combinations) {
         int index = predicateNames.indexOf(predicate);
         if (index < 0 || combinations.isEmpty()) {
@@ -750,8 +750,9 @@ public final class ScriptEvaluator implements AutoCloseable {
     }
 
     /**
-     * How many derived values have no global name (made inside a helper function): the checker cannot tell who reads
-     * them, and a re-check refreshes them after every step it hands to Python.
+     * How many derived values have no global name (made inside a helper function) and no listing of their own among
+     * {@link #globalNames} either: the checker cannot tell who reads them, and a re-check refreshes them after every
+     * step it hands to Python.
      */
     public int unboundDerived() {
         return unboundDerived.execute().asInt();
