@@ -29,9 +29,10 @@ import java.util.stream.Collectors;
  * Checking cost, for every registered example that ships a predicate script ({@link Example#script()}): on the
  * example's simulated trace, rounds of a plain replay, a full check ({@code deja check --fresh}: replay, state
  * extraction, Python predicates, H2 history), and a re-check from that history ({@code deja check} with the
- * tables unchanged), interleaved, each side starting once the JVM is quiet ({@link Interleaved.Start#QUIET}). Where {@code bench/baseline/<name>_check.py} exists, each round also runs the
- * baseline a user would write without Deja: a replay in which every node dumps its state as JSON after every
- * event, then CPython checking the same predicates over the dumps. Then as many rounds again of the plain replay
+ * tables unchanged), interleaved, each side starting once the JVM is quiet ({@link Interleaved.Start#QUIET}).
+ * Where {@code bench/baseline/<name>_check.py} exists, each round also runs the baseline a user would write without
+ * Deja: a replay in which every node dumps its state as JSON after every event, then CPython checking the same
+ * predicates over the dumps. Then as many rounds again of the plain replay
  * and the full check alone ({@code later_rounds}): the same ratio once the JIT has compiled what the example needs,
  * as in a long-running {@code deja check --watch}. Each round also re-checks from the history with a copy of the
  * script whose first predicate was edited ({@link OneShotChecks#editOnePredicate}), and then {@link OneShotChecks}

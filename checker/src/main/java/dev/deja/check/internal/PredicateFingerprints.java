@@ -421,8 +421,8 @@ public final class PredicateFingerprints {
             Set<String> evaluatedBy = new TreeSet<>();
             boolean placed = lines.size() >= 2;
             for (int i = 0; placed && i < lines.size(); i++) {
+                Block block = blockAt(blocks, lines.get(i));
                 int line = lines.get(i);
-                Block block = blocks.stream().filter(b -> b.holds(line)).findFirst().orElse(null);
                 if (block == null || block.name() == null) {
                     placed = false;
                     break;
@@ -436,8 +436,8 @@ public final class PredicateFingerprints {
                     // Made by a decorator: evaluating the predicate reads it unless only an aux argument made it.
                     String called = "derived";
                     if (lines.size() > 2) {
-                        int inner = lines.get(i - 1);
-                        called = blocks.stream().filter(b -> b.holds(inner)).findFirst().map(Block::name).orElse("");
+                        Block inner = blockAt(blocks, lines.get(i - 1));
+                        called = inner == null ? "" : inner.name();
                     }
                     if (names(withoutAux(block.decorators())).contains(called)) {
                         evaluatedBy.add(block.name());
@@ -453,6 +453,11 @@ public final class PredicateFingerprints {
             }
         }
         return out;
+    }
+
+    /** The block that holds line {@code number} of the script, or null. */
+    private static Block blockAt(List<Block> blocks, int number) {
+        return blocks.stream().filter(block -> block.holds(number)).findFirst().orElse(null);
     }
 
     /**
