@@ -161,6 +161,86 @@ class HistoryHardeningIT {
     }
 
     @Test
+    void sealedHistory_inANewProcess_isAcceptedByItsStamp_withoutHashingTheFile() throws Exception {
+        Path trace = directory.resolve("trace");
+        storeOneStep(trace);
+        HistorySeal.forgetVerified();
+        long hashed = HistorySeal.filesHashed();
+        assertThat(H2StateHistory.isSealed(trace)).isTrue();
+        assertThat(HistorySeal.filesHashed()).isEqualTo(hashed);
+    }
+
+    @Test
+    void historyChangedInPlace_withItsSizeAndModificationTimeKept_isHashedAndNotOpened() throws Exception {
+        Path trace = directory.resolve("trace");
+        storeOneStep(trace);
+        Path file = H2StateHistory.databaseFile(trace);
+        java.nio.file.attribute.FileTime modified = Files.getLastModifiedTime(file);
+        long size = Files.size(file);
+        try (java.io.RandomAccessFile bytes = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+            bytes.seek(size / 2);
+            int old = bytes.read();
+            bytes.seek(size / 2);
+            bytes.write(old ^ 1);
+        }
+        Files.setLastModifiedTime(file, modified);
+        assertThat(Files.size(file)).isEqualTo(size);
+        HistorySeal.forgetVerified();
+        long hashed = HistorySeal.filesHashed();
+        assertThat(H2StateHistory.isSealed(trace)).isFalse();
+        assertThat(HistorySeal.filesHashed()).as("the change time moved: the file was hashed").isEqualTo(hashed + 1);
+        assertThatThrownBy(() -> QueryResult.query(trace, "SELECT 1")).hasMessageContaining("was not written by Deja for this user");
+    }
+
+    @Test
+    void sealedHistory_copiedWithItsTimes_isHashedOnce_andAccepted() throws Exception {
+        Path trace = directory.resolve("trace");
+        storeOneStep(trace);
+        Path copy = directory.resolve("copy");
+        Files.createDirectories(copy.resolve("check"));
+        for (String name : List.of("history.mv.db", HistorySeal.FILE)) {
+            Files.copy(trace.resolve("check").resolve(name), copy.resolve("check").resolve(name),
+                    java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+        }
+        HistorySeal.forgetVerified();
+        long hashed = HistorySeal.filesHashed();
+        assertThat(H2StateHistory.isSealed(copy)).isTrue();
+        assertThat(H2StateHistory.isSealed(copy)).isTrue();
+        assertThat(HistorySeal.filesHashed()).as("another inode: hashed, then known to this process").isEqualTo(hashed + 1);
+    }
+
+    @Test
+    void sealOfTheFirstFormat_isStillAccepted_byHashingTheFile() throws Exception {
+        Path trace = directory.resolve("trace");
+        storeOneStep(trace);
+        Path seal = trace.resolve("check").resolve(HistorySeal.FILE);
+        String[] words = Files.readString(seal).strip().split(" ");
+        assertThat(words).hasSize(5).startsWith("deja-history-seal", "2");
+        Files.writeString(seal, "deja-history-seal 1 " + words[2] + "\n");
+        HistorySeal.forgetVerified();
+        long hashed = HistorySeal.filesHashed();
+        assertThat(H2StateHistory.isSealed(trace)).isTrue();
+        assertThat(HistorySeal.filesHashed()).isEqualTo(hashed + 1);
+    }
+
+    @Test
+    void historyChanged_withItsNewStampWrittenIntoTheSeal_isNotAccepted() throws Exception {
+        Path trace = directory.resolve("trace");
+        storeOneStep(trace);
+        Path seal = trace.resolve("check").resolve(HistorySeal.FILE);
+        String[] words = Files.readString(seal).strip().split(" ");
+        Path file = H2StateHistory.databaseFile(trace);
+        byte[] bytes = Files.readAllBytes(file);
+        bytes[bytes.length / 2] ^= 1;
+        Files.write(file, bytes);
+        // The stamp's own HMAC binds the stamp it was made for: one edited into the seal does not carry it over.
+        words[3] = HistorySeal.stamp(file);
+        Files.writeString(seal, String.join(" ", words) + "\n");
+        HistorySeal.forgetVerified();
+        assertThat(H2StateHistory.isSealed(trace)).isFalse();
+    }
+
+    @Test
     void h2_allowsOnlyItsOwnClasses() {
         assertThat(org.h2.engine.SysProperties.ALLOWED_CLASSES).isEqualTo(H2StateHistory.ALLOWED_CLASSES);
     }
