@@ -6,6 +6,7 @@ import dev.deja.check.internal.PythonEngine;
 import dev.deja.check.internal.ScriptEvaluator;
 import dev.deja.check.internal.StateExtractor;
 import dev.deja.check.internal.StepPipeline;
+import dev.deja.node.NodeId;
 import dev.deja.replay.Divergence;
 import dev.deja.replay.ReplayResult;
 import dev.deja.replay.Replayer;
@@ -833,15 +834,21 @@ public final class Checker {
 
     /**
      * What of the stored steps a re-check hands to Python: every change of a declared table projected onto its
-     * declared columns (the stored history may have more, or tables the script no longer declares) and, when only some
-     * predicates are evaluated and none of them can read the event built-ins, only the steps that change a table they
-     * can read (and the first step, at which every predicate is evaluated once).
+     * declared columns (the stored history may have more, or tables the script no longer declares), without the
+     * updates that alter only columns it no longer declares (a replay with the new declaration finds no change there),
+     * and, when only some predicates are evaluated and none of them can read the event built-ins, only the steps that
+     * change a table they can read (and the first step, at which every predicate is evaluated once).
      */
     private static final class StepFilter {
         private final Map<String, TableSchema> declared = new java.util.HashMap<>();
         private final Set<String> tables;
         private final Set<Long> positions;
+        // The declared values of each row of a table whose stored changes hold more columns than it declares.
+        private final Map<RowKey, Map<String, Object>> projected = new java.util.HashMap<>();
         private boolean first = true;
+
+        private record RowKey(String table, NodeId node, long oid) {
+        }
 
         /** {@code positions}: steps passed on whatever they change (where a served derived value changes). */
         StepFilter(List<TableSchema> schemas, Set<String> tables, Set<Long> positions) {
@@ -878,7 +885,15 @@ public final class Checker {
                     for (String column : schema.columns()) {
                         values.put(column, change.values().get(column));
                     }
+                    // A change of undeclared columns alone is none: a replay with this declaration finds no change.
+                    Map<String, Object> before = projected.put(new RowKey(change.table(), change.node(), change.oid()),
+                            values);
+                    if (change.kind() == RowChange.Kind.UPDATE && values.equals(before)) {
+                        continue;
+                    }
                     change = new RowChange(change.table(), change.kind(), change.node(), change.oid(), values);
+                } else if (change.kind() == RowChange.Kind.DELETE) {
+                    projected.remove(new RowKey(change.table(), change.node(), change.oid()));
                 }
                 kept.add(change);
             }
