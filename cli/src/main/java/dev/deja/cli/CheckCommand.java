@@ -79,7 +79,8 @@ public final class CheckCommand implements Callable<Integer> {
 
     @Option(names = "--predicate-timeout", paramLabel = "DURATION", converter = Durations.class, defaultValue = "10s",
             description = "Stop a predicate whose evaluation at one event takes longer and report it as TIMEOUT "
-                    + "(default: ${DEFAULT-VALUE}).")
+                    + "(default: ${DEFAULT-VALUE}). Loading the script (its module-level code) gets as long, and at "
+                    + "least 5s.")
     Duration predicateTimeout;
 
     @Option(names = "--fresh", description = "Replay the trace even if a stored history could be used.")

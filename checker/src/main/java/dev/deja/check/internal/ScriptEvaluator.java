@@ -118,6 +118,12 @@ public final class ScriptEvaluator implements AutoCloseable {
     private final long timeoutNanos;
     private final Thread watchdog;
 
+    /**
+     * The least time a script's loading (its module-level code) gets before it is stopped: the predicate timeout, if
+     * longer. A tight predicate timeout must not stop a script that imports a few modules on a busy machine.
+     */
+    static final Duration LOAD_TIMEOUT_FLOOR = Duration.ofSeconds(5);
+
     /** The Sources of the last scripts checked in this process, least recently used first. */
     private static final Map<List<String>, Source> RECENT_SCRIPTS = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -151,11 +157,16 @@ public final class ScriptEvaluator implements AutoCloseable {
         this.timeoutNanos = predicateTimeout.toNanos();
         this.pooled = ReusableContext.acquire(engine, scriptOutput);
         this.context = pooled.context;
+        watchdog = Thread.ofPlatform().daemon().name("deja-predicate-watchdog").unstarted(this::watch);
         boolean ok = false;
         try {
             Value module = pooled.install();
             module.getMember("_deja_setup_script_file").execute(fileName);
+            watchdog.start();
+            long loadNanos = Math.max(timeoutNanos, LOAD_TIMEOUT_FLOOR.toNanos());
             try {
+                callNumber++;
+                deadlineNanos = System.nanoTime() + loadNanos;
                 // Evaluated, not parsed and then called: only what is evaluated is shared between contexts.
                 context.eval(scriptSource(text, fileName));
             } catch (PolyglotException e) {
@@ -171,7 +182,17 @@ public final class ScriptEvaluator implements AutoCloseable {
                     throw new ScriptException(fileName + ": the script exited while loading (exit status " + e.getExitStatus()
                             + "); checker scripts cannot exit");
                 }
+                if (e.isInterrupted()) {
+                    throw new ScriptException(fileName + ": loading the script did not end within "
+                            + Duration.ofNanos(loadNanos).toMillis() + " ms, so it was stopped: its module-level code gets"
+                            + " the predicate timeout, and at least " + LOAD_TIMEOUT_FLOOR.toSeconds() + " s");
+                }
                 throw e;
+            } finally {
+                synchronized (interruptLock) {
+                    deadlineNanos = Long.MAX_VALUE;
+                    callNumber++;
+                }
             }
             Value error = module.getMember("_deja_setup_check_declared").execute();
             if (!error.isNull()) {
@@ -233,11 +254,10 @@ public final class ScriptEvaluator implements AutoCloseable {
             throw new ScriptException(fileName + ": " + e.getMessage());
         } finally {
             if (!ok) {
+                stopWatchdog();
                 pooled.release(false);
             }
         }
-        watchdog = Thread.ofPlatform().daemon().name("deja-predicate-watchdog").unstarted(this::watch);
-        watchdog.start();
     }
 
     /**
@@ -1212,15 +1232,25 @@ public final class ScriptEvaluator implements AutoCloseable {
 
     @Override
     public void close() {
+        boolean joined = stopWatchdog();
+        pooled.release(reusable && joined);
+    }
+
+    /**
+     * Stops the watchdog and waits for it: it must be gone before another check may take the context, which it could
+     * still interrupt. Returns whether it ended.
+     */
+    private boolean stopWatchdog() {
         closed = true;
+        if (!watchdog.isAlive()) {
+            return true;
+        }
         LockSupport.unpark(watchdog);
-        // The watchdog must be gone before another check may take the context: it could still interrupt it.
-        boolean joined = false;
         try {
-            joined = watchdog.join(Duration.ofSeconds(10));
+            return watchdog.join(Duration.ofSeconds(10));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return false;
         }
-        pooled.release(reusable && joined);
     }
 }

@@ -639,4 +639,27 @@ class ScriptEvaluatorIT {
             assertThat(evaluator.evaluationCounts()).containsEntry("runaway", 1L).containsEntry("after", 2L);
         }
     }
+
+    @Test
+    void moduleLevelLoop_isStoppedAfterTheLoadTimeout_asAScriptError_andTheNextScriptLoads() {
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> load("""
+                while True:
+                    pass
+                """, Duration.ofMillis(300)))
+                .isInstanceOf(ScriptException.class)
+                .hasMessage("test.py: loading the script did not end within 5000 ms, so it was stopped: its module-level"
+                        + " code gets the predicate timeout, and at least 5 s");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("not stopped before the floor, whatever the predicate timeout")
+                .isGreaterThanOrEqualTo(ScriptEvaluator.LOAD_TIMEOUT_FLOOR);
+        try (ScriptEvaluator next = load("""
+                @always
+                def empty():
+                    return len(Agent) == 0
+                """, Duration.ofMillis(300))) {
+            assertThat(next.evaluate(step(0, N1, upsert(RowChange.Kind.INSERT, N1, 1, 1L, "a"))))
+                    .extracting(Finding::predicate, Finding::status)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("empty", Finding.Status.TURNED_FALSE));
+        }
+    }
 }
