@@ -57,10 +57,14 @@ public final class CodeFingerprint {
      * that cannot be loaded (the replay reports those itself), are not compared.
      */
     public static List<String> differences(Trace trace, ClassLoader loader) {
+        return differences(trace.nodes().stream().map(NodeLog::manifest).toList(), loader);
+    }
+
+    /** {@link #differences(Trace, ClassLoader)} from the nodes' manifests alone ({@link Trace#manifests}). */
+    public static List<String> differences(List<NodeManifest> manifests, ClassLoader loader) {
         List<String> out = new ArrayList<>();
         Map<String, String> now = new ConcurrentHashMap<>();
-        for (NodeLog log : trace.nodes()) {
-            NodeManifest manifest = log.manifest();
+        for (NodeManifest manifest : manifests) {
             Optional<String> recorded = classDigestOf(manifest.codeVersion());
             if (recorded.isEmpty() || manifest.nodeClass() == null) {
                 continue;
@@ -73,7 +77,7 @@ public final class CodeFingerprint {
                 }
             });
             if (!current.isEmpty() && !current.equals(recorded.get())) {
-                out.add("node " + log.node() + ": class " + manifest.nodeClass() + " differs from the recorded one"
+                out.add("node " + manifest.node() + ": class " + manifest.nodeClass() + " differs from the recorded one"
                         + " (recorded class sha256 " + recorded.get() + ", now " + current + ")");
             }
         }

@@ -40,28 +40,12 @@ public final class Trace {
 
     /** Opens a trace directory, validating every node manifest. */
     public static Trace open(Path directory) {
-        if (!Files.isDirectory(directory)) {
-            throw new TraceFormatException("trace directory " + directory + " does not exist");
+        List<NodeLog> nodes = new ArrayList<>();
+        for (Path child : nodeDirectories(directory)) {
+            nodes.add(NodeLog.open(child));
         }
         Path nodesDirectory = directory.resolve(NODES);
         Path parent = Files.isDirectory(nodesDirectory) ? nodesDirectory : directory;
-        List<NodeLog> nodes = new ArrayList<>();
-        try (Stream<Path> children = Files.list(parent)) {
-            for (Path child : children.sorted().toList()) {
-                if (Files.isDirectory(child) && Files.exists(child.resolve(NodeLog.MANIFEST))) {
-                    nodes.add(NodeLog.open(child));
-                } else if (Files.isDirectory(child) && parent == nodesDirectory) {
-                    throw new TraceFormatException(child + ": a directory in " + nodesDirectory
-                            + " without a " + NodeLog.MANIFEST + " (an incomplete copy of a node's logs?)");
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + parent, e);
-        }
-        if (nodes.isEmpty()) {
-            throw new TraceFormatException(directory + ": no node logs found (expected " + directory + "/"
-                    + NODES + "/<node-id>/" + NodeLog.MANIFEST + ")");
-        }
         Optional<TraceSummary> summary = readSummary(directory);
         if (summary.isPresent()) {
             // A node the launcher ran whose directory is gone is named here, before any reasoning about the messages
@@ -75,6 +59,42 @@ public final class Trace {
             }
         }
         return new Trace(directory, List.copyOf(nodes), summary, TraceOrder.find(directory));
+    }
+
+    /**
+     * The manifests of the trace's nodes, read and validated, without opening their logs: what a command that replays
+     * nothing needs to know about the recorded code ({@link CodeFingerprint#differences(List, ClassLoader)}). Opening
+     * the logs checks every data file's header with Chronicle, whose start takes a new JVM a quarter of a second.
+     */
+    public static List<NodeManifest> manifests(Path directory) {
+        return nodeDirectories(directory).stream().map(NodeLog::readManifest).toList();
+    }
+
+    /** The node log directories of the trace at {@code directory}, sorted; fails on none and on an incomplete one. */
+    private static List<Path> nodeDirectories(Path directory) {
+        if (!Files.isDirectory(directory)) {
+            throw new TraceFormatException("trace directory " + directory + " does not exist");
+        }
+        Path nodesDirectory = directory.resolve(NODES);
+        Path parent = Files.isDirectory(nodesDirectory) ? nodesDirectory : directory;
+        List<Path> nodes = new ArrayList<>();
+        try (Stream<Path> children = Files.list(parent)) {
+            for (Path child : children.sorted().toList()) {
+                if (Files.isDirectory(child) && Files.exists(child.resolve(NodeLog.MANIFEST))) {
+                    nodes.add(child);
+                } else if (Files.isDirectory(child) && parent == nodesDirectory) {
+                    throw new TraceFormatException(child + ": a directory in " + nodesDirectory
+                            + " without a " + NodeLog.MANIFEST + " (an incomplete copy of a node's logs?)");
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + parent, e);
+        }
+        if (nodes.isEmpty()) {
+            throw new TraceFormatException(directory + ": no node logs found (expected " + directory + "/"
+                    + NODES + "/<node-id>/" + NodeLog.MANIFEST + ")");
+        }
+        return nodes;
     }
 
     private static Optional<TraceSummary> readSummary(Path directory) {
