@@ -138,11 +138,7 @@ class HistoryHardeningIT {
             }
         }
         // Copied to another place (another person's machine): this user's key does not match their seal.
-        Path copy = directory.resolve("copy");
-        Files.createDirectories(copy.resolve("check"));
-        for (String name : List.of("history.mv.db", HistorySeal.FILE)) {
-            Files.copy(trace.resolve("check").resolve(name), copy.resolve("check").resolve(name));
-        }
+        Path copy = copyHistory(trace, directory.resolve("copy"));
         assertThat(H2StateHistory.isSealed(copy)).isFalse();
         assertThatThrownBy(() -> QueryResult.query(copy, "SELECT 1")).hasMessageContaining("was not written by Deja for this user");
     }
@@ -196,12 +192,7 @@ class HistoryHardeningIT {
     void sealedHistory_copiedWithItsTimes_isHashedOnce_andAccepted() throws Exception {
         Path trace = directory.resolve("trace");
         storeOneStep(trace);
-        Path copy = directory.resolve("copy");
-        Files.createDirectories(copy.resolve("check"));
-        for (String name : List.of("history.mv.db", HistorySeal.FILE)) {
-            Files.copy(trace.resolve("check").resolve(name), copy.resolve("check").resolve(name),
-                    java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
-        }
+        Path copy = copyHistory(trace, directory.resolve("copy"), java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
         HistorySeal.forgetVerified();
         long hashed = HistorySeal.filesHashed();
         assertThat(H2StateHistory.isSealed(copy)).isTrue();
@@ -212,11 +203,9 @@ class HistoryHardeningIT {
     @Test
     void sealOfTheFirstFormat_isStillAccepted_byHashingTheFile() throws Exception {
         Path trace = directory.resolve("trace");
-        storeOneStep(trace);
-        Path seal = trace.resolve("check").resolve(HistorySeal.FILE);
-        String[] words = Files.readString(seal).strip().split(" ");
+        String[] words = sealOfOneStoredStep(trace);
         assertThat(words).hasSize(5).startsWith("deja-history-seal", "2");
-        Files.writeString(seal, "deja-history-seal 1 " + words[2] + "\n");
+        Files.writeString(trace.resolve("check").resolve(HistorySeal.FILE), "deja-history-seal 1 " + words[2] + "\n");
         HistorySeal.forgetVerified();
         long hashed = HistorySeal.filesHashed();
         assertThat(H2StateHistory.isSealed(trace)).isTrue();
@@ -226,16 +215,14 @@ class HistoryHardeningIT {
     @Test
     void historyChanged_withItsNewStampWrittenIntoTheSeal_isNotAccepted() throws Exception {
         Path trace = directory.resolve("trace");
-        storeOneStep(trace);
-        Path seal = trace.resolve("check").resolve(HistorySeal.FILE);
-        String[] words = Files.readString(seal).strip().split(" ");
+        String[] words = sealOfOneStoredStep(trace);
         Path file = H2StateHistory.databaseFile(trace);
         byte[] bytes = Files.readAllBytes(file);
         bytes[bytes.length / 2] ^= 1;
         Files.write(file, bytes);
         // The stamp's own HMAC binds the stamp it was made for: one edited into the seal does not carry it over.
         words[3] = HistorySeal.stamp(file);
-        Files.writeString(seal, String.join(" ", words) + "\n");
+        Files.writeString(trace.resolve("check").resolve(HistorySeal.FILE), String.join(" ", words) + "\n");
         HistorySeal.forgetVerified();
         assertThat(H2StateHistory.isSealed(trace)).isFalse();
     }
@@ -343,6 +330,21 @@ class HistoryHardeningIT {
     private static StateStep step(long position) {
         return new StateStep(new CheckedEvent(position, N1, 1, position, position + 1, 1000, "receive", Optional.empty(),
                 Optional.empty()), List.of(new RowChange("Agent", RowChange.Kind.INSERT, N1, 1, Map.of("round", 1L))));
+    }
+
+    /** The history of {@code trace} and its seal, copied into {@code copy} as a trace of its own. */
+    private static Path copyHistory(Path trace, Path copy, java.nio.file.CopyOption... options) throws java.io.IOException {
+        Files.createDirectories(copy.resolve("check"));
+        for (String name : List.of("history.mv.db", HistorySeal.FILE)) {
+            Files.copy(trace.resolve("check").resolve(name), copy.resolve("check").resolve(name), options);
+        }
+        return copy;
+    }
+
+    /** Stores one step in {@code trace}'s history and returns the words of its seal. */
+    private static String[] sealOfOneStoredStep(Path trace) throws java.io.IOException {
+        storeOneStep(trace);
+        return Files.readString(trace.resolve("check").resolve(HistorySeal.FILE)).strip().split(" ");
     }
 
     private static void storeOneStep(Path trace) {
