@@ -77,6 +77,8 @@ public final class NodeMain {
         LiveNode live = LiveNode.start(node, spec, new LiveNode.Options(storageDirectory, record, System.out,
                 Optional.ofNullable(workloadStart)));
         Runtime.getRuntime().addShutdownHook(new Thread(live::stop, "deja-shutdown"));
+        // "Listening" tells the launcher the node is up, and its kills count from then: its start is recorded by now.
+        live.awaitStarted();
         System.out.println("node " + node + " incarnation " + live.incarnation() + LISTENING
                 + spec.member(node).address() + record.map(r -> ", recording to " + r).orElse(", not recording"));
         live.awaitHandlerEnd(); // the handler thread does the work until a signal, or until its log cannot be written

@@ -67,6 +67,10 @@ public final class LiveNode implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
     private final Thread handlerThread;
+    // Counted down once the first handler calls, the node's start among them, are written (or run, not recording).
+    private final java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+    // Set by the handler thread once the node's start ran (in the group being written).
+    private boolean startRan;
     private volatile TraceWriteException recordingFailure;
     private final PrintStream logOutput;
     private volatile boolean stopping;
@@ -118,7 +122,10 @@ public final class LiveNode implements AutoCloseable {
      */
     public static LiveNode start(NodeId self, ClusterSpec cluster, Options options) throws IOException {
         LiveNode live = new LiveNode(self, cluster, options);
-        live.tasks.add(live.runner::start);
+        live.tasks.add(() -> {
+            live.runner.start();
+            live.startRan = true;
+        });
         live.handlerThread.start();
         return live;
     }
@@ -171,6 +178,9 @@ public final class LiveNode implements AutoCloseable {
                 }
             }
             platform.releaseHeld();
+            if (startRan) {
+                started.countDown();
+            }
         }
     }
 
@@ -195,6 +205,17 @@ public final class LiveNode implements AutoCloseable {
     /** Waits until the node's handler thread ends: after {@link #stop()}, or when recording failed. */
     public void awaitHandlerEnd() throws InterruptedException {
         handlerThread.join();
+    }
+
+    /**
+     * Waits until the node's start has run and, when recording, is in its log, or until the handler thread ended (its
+     * recording failed). A launcher that kills a node once it says it listens then never kills it before its start
+     * is recorded: on a loaded machine the handler thread had not run 600 ms after the node listened.
+     */
+    public void awaitStarted() throws InterruptedException {
+        while (!started.await(50, java.util.concurrent.TimeUnit.MILLISECONDS) && handlerThread.isAlive()) {
+            // the handler thread runs the start
+        }
     }
 
     /** Stops after the current handler, closes the network and completes the recording. Idempotent. */
