@@ -123,8 +123,12 @@ public final class LiveNode implements AutoCloseable {
     public static LiveNode start(NodeId self, ClusterSpec cluster, Options options) throws IOException {
         LiveNode live = new LiveNode(self, cluster, options);
         live.tasks.add(() -> {
-            live.runner.start();
-            live.startRan = true;
+            try {
+                live.runner.start();
+            } finally {
+                // A start that failed is logged by the handler loop, and the node goes on: it is up all the same.
+                live.startRan = true;
+            }
         });
         live.handlerThread.start();
         return live;
