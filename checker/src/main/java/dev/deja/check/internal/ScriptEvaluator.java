@@ -165,10 +165,8 @@ public final class ScriptEvaluator implements AutoCloseable {
             watchdog.start();
             long loadNanos = Math.max(timeoutNanos, LOAD_TIMEOUT_FLOOR.toNanos());
             try {
-                callNumber++;
-                deadlineNanos = System.nanoTime() + loadNanos;
                 // Evaluated, not parsed and then called: only what is evaluated is shared between contexts.
-                context.eval(scriptSource(text, fileName));
+                watched(loadNanos, () -> context.eval(scriptSource(text, fileName)));
             } catch (PolyglotException e) {
                 if (e.isSyntaxError()) {
                     throw new ScriptException(syntaxError(e, fileName));
@@ -188,11 +186,6 @@ public final class ScriptEvaluator implements AutoCloseable {
                             + " the predicate timeout, and at least " + LOAD_TIMEOUT_FLOOR.toSeconds() + " s");
                 }
                 throw e;
-            } finally {
-                synchronized (interruptLock) {
-                    deadlineNanos = Long.MAX_VALUE;
-                    callNumber++;
-                }
             }
             Value error = module.getMember("_deja_setup_check_declared").execute();
             if (!error.isNull()) {
@@ -1073,10 +1066,15 @@ public final class ScriptEvaluator implements AutoCloseable {
     }
 
     private Value guarded(Value function, Object... arguments) {
+        return watched(timeoutNanos, () -> function.execute(arguments));
+    }
+
+    /** Runs {@code call} into the context, which the watchdog interrupts once it has run {@code allowedNanos}. */
+    private Value watched(long allowedNanos, java.util.function.Supplier<Value> call) {
         callNumber++;
-        deadlineNanos = System.nanoTime() + timeoutNanos;
+        deadlineNanos = System.nanoTime() + allowedNanos;
         try {
-            return function.execute(arguments);
+            return call.get();
         } finally {
             // Under the watchdog's lock: once a call returned, no interrupt meant for it can reach the next call
             // into the context, which may be unguarded.
