@@ -72,9 +72,10 @@ final class HistorySeal {
             }
             String[] words = Files.readString(seal, StandardCharsets.US_ASCII).strip().split(" ");
             byte[] fileMac;
+            byte[] key;
             if (words.length == 5 && (words[0] + " " + words[1] + " ").equals(PREFIX)) {
                 fileMac = HexFormat.of().parseHex(words[2]);
-                byte[] key = userKey();
+                key = userKey();
                 if (words[3].equals(stamp) && MessageDigest.isEqual(HexFormat.of().parseHex(words[4]),
                         stampMac(key, stamp, fileMac))) {
                     VERIFIED.put(key(database), stamp);
@@ -82,11 +83,12 @@ final class HistorySeal {
                 }
             } else if (words.length == 3 && (words[0] + " " + words[1] + " ").equals(PREFIX_1)) {
                 fileMac = HexFormat.of().parseHex(words[2]);
+                key = userKey();
             } else {
                 return false;
             }
             filesHashed.incrementAndGet();
-            if (MessageDigest.isEqual(fileMac, mac(database))) {
+            if (MessageDigest.isEqual(fileMac, mac(key, database))) {
                 VERIFIED.put(key(database), stamp);
                 return true;
             }
@@ -104,12 +106,13 @@ final class HistorySeal {
 
     /** Seals {@code database} as it is now (it must be closed). */
     static void write(Path database) throws IOException {
-        byte[] fileMac = mac(database);
+        byte[] key = userKey();
+        byte[] fileMac = mac(key, database);
         String stamp = stamp(database);
         Path seal = sealFile(database);
         Path temporary = seal.resolveSibling(FILE + ".tmp");
         Files.writeString(temporary, PREFIX + HexFormat.of().formatHex(fileMac) + " " + stamp + " "
-                + HexFormat.of().formatHex(stampMac(userKey(), stamp, fileMac)) + "\n", StandardCharsets.US_ASCII);
+                + HexFormat.of().formatHex(stampMac(key, stamp, fileMac)) + "\n", StandardCharsets.US_ASCII);
         try {
             Files.move(temporary, seal, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (AtomicMoveNotSupportedException e) {
@@ -160,10 +163,10 @@ final class HistorySeal {
         }
     }
 
-    private static byte[] mac(Path database) throws IOException {
+    private static byte[] mac(byte[] key, Path database) throws IOException {
         try {
             Mac mac = Mac.getInstance(ALGORITHM);
-            mac.init(new SecretKeySpec(userKey(), ALGORITHM));
+            mac.init(new SecretKeySpec(key, ALGORITHM));
             byte[] buffer = new byte[1 << 16];
             try (InputStream in = Files.newInputStream(database)) {
                 for (int read; (read = in.read(buffer)) >= 0; ) {
