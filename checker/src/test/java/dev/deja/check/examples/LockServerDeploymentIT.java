@@ -10,6 +10,7 @@ import dev.deja.runtime.Deployment;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,7 +21,11 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code enough_time} there exceeds the script's threshold and whose stuck client the oracle confirms. A deployment
  * is not deterministic, so a run without a livelock (its workload finishes) is retried, up to {@value #ATTEMPTS}
  * times; every attempt is printed.
+ *
+ * <p>Runs under {@code -Psoak} only (tag {@code soak}): its processes' start-ups cost the default suite more than
+ * its budget allows. LockServerCheckIT finds the same livelock in simulation in the default build.
  */
+@Tag("soak")
 class LockServerDeploymentIT {
     private static final int ATTEMPTS = 3;
     private static final int NODES = 11;
