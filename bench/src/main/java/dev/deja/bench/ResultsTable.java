@@ -102,6 +102,13 @@ final class ResultsTable {
             r.path("recheck_from_history_speedup").path("per_example").properties().forEach(e ->
                     summary("  full check / re-check, one predicate edited (" + e.getKey() + ")",
                             e.getValue().path("full_check_over_edited_recheck"), "x", ">= 10 x"));
+            r.path("recheck_from_history_speedup").path("per_example").properties().forEach(e -> {
+                JsonNode later = e.getValue().path("later_rounds").path("full_check_over_edited_recheck");
+                if (later.has("median")) {
+                    summary("  the same after " + e.getValue().path("later_rounds").path("checks_before").asLong()
+                            + " checks (" + e.getKey() + ")", later, "x", "");
+                }
+            });
             r.path("one_shot_check").properties().forEach(e -> {
                 if (!e.getValue().isObject()) {
                     single("  one-shot deja check (" + e.getKey() + ")", e.getValue().asText());

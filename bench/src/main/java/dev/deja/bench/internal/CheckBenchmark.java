@@ -171,11 +171,14 @@ final class CheckBenchmark {
                 true, Interleaved.Start.QUIET, sides, progress);
 
         // The JIT is still warming up over the rounds above (each example brings its own script and node classes),
-        // so the check's cost in a long-running process (deja check --watch) is measured again, replay and check
-        // only, once as many checks of this example have run.
+        // so the check's cost in a long-running process (deja check --watch, the warm engine) is measured again once as
+        // many checks of this example have run: replay, full check and the two re-checks (a re-check's own code, run
+        // only as often as the rounds, warms up later than the full check's, which replays thousands of events).
         Map<String, Interleaved.Side> later = new LinkedHashMap<>();
         later.put(REPLAY, sides.get(REPLAY));
         later.put(CHECK, sides.get(CHECK));
+        later.put(RECHECK, sides.get(RECHECK));
+        later.put(EDITED, sides.get(EDITED));
         Map<String, List<Double>> laterSamples = Interleaved.run("check " + example.name()
                 + " (seconds, later rounds)", plan.rounds(), false, later, progress);
 
@@ -201,6 +204,13 @@ final class CheckBenchmark {
         recheck.set("edited_recheck_seconds", Results.summary(Summary.of(samples.get(EDITED))));
         recheck.set("full_check_over_edited_recheck", Results.summary(Summary.ofRatios(samples.get(CHECK),
                 samples.get(EDITED))));
+        ObjectNode laterRecheck = Results.summary(Summary.ofRatios(laterSamples.get(CHECK), laterSamples.get(RECHECK)));
+        laterRecheck.put("checks_before", 1 + plan.rounds());
+        laterRecheck.set("recheck_seconds", Results.summary(Summary.of(laterSamples.get(RECHECK))));
+        laterRecheck.set("edited_recheck_seconds", Results.summary(Summary.of(laterSamples.get(EDITED))));
+        laterRecheck.set("full_check_over_edited_recheck", Results.summary(Summary.ofRatios(laterSamples.get(CHECK),
+                laterSamples.get(EDITED))));
+        recheck.set("later_rounds", laterRecheck);
         rechecks.put(example.name(), recheck);
 
         if (oneShot.available()) {
