@@ -155,6 +155,8 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
 
 
     private final Path file;
+    // The blocks of the seal that connect() removed, for close() to hash only those that changed; null: hash all.
+    private HistorySeal.Blocks sealedBlocks;
     private final String url;
     private Connection connection;
     private final Mode mode;
@@ -272,8 +274,9 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     private Connection connect(String url) throws SQLException {
         if (mode == Mode.READ_WRITE) {
             try {
-                // From now on the file may change: unsealed until close() seals it again.
-                HistorySeal.remove(file);
+                // From now on the file may change: unsealed until close() seals it again, hashing only the blocks
+                // that changed since the seal removed here (if this process verified it).
+                sealedBlocks = HistorySeal.remove(file);
             } catch (IOException e) {
                 throw new CheckDatabaseException("cannot remove the seal of " + file + ": " + e.getMessage(), e);
             }
@@ -1149,7 +1152,7 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
             }
             connection.close();
             if (mode == Mode.READ_WRITE) {
-                HistorySeal.write(file);
+                HistorySeal.write(file, sealedBlocks);
             }
         } catch (SQLException | IOException e) {
             throw failure("close the database", e);

@@ -10,6 +10,7 @@ import dev.deja.check.TableSchema;
 import dev.deja.node.NodeId;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -203,9 +204,9 @@ class HistoryHardeningIT {
     @Test
     void sealOfTheFirstFormat_isStillAccepted_byHashingTheFile() throws Exception {
         Path trace = directory.resolve("trace");
-        String[] words = sealOfOneStoredStep(trace);
-        assertThat(words).hasSize(5).startsWith("deja-history-seal", "2");
-        Files.writeString(trace.resolve("check").resolve(HistorySeal.FILE), "deja-history-seal 1 " + words[2] + "\n");
+        storeOneStep(trace);
+        byte[] fileMac = hmac(Files.readAllBytes(H2StateHistory.databaseFile(trace)));
+        Files.writeString(trace.resolve("check").resolve(HistorySeal.FILE), "deja-history-seal 1 " + hex(fileMac) + "\n");
         HistorySeal.forgetVerified();
         long hashed = HistorySeal.filesHashed();
         assertThat(H2StateHistory.isSealed(trace)).isTrue();
@@ -213,16 +214,79 @@ class HistoryHardeningIT {
     }
 
     @Test
+    void sealOfTheSecondFormat_isStillAccepted_byItsStamp() throws Exception {
+        Path trace = directory.resolve("trace");
+        storeOneStep(trace);
+        Path file = H2StateHistory.databaseFile(trace);
+        byte[] fileMac = hmac(Files.readAllBytes(file));
+        String stamp = HistorySeal.stamp(file);
+        byte[] stampMac = hmac(concat(("deja-history-stamp " + stamp + " ").getBytes(StandardCharsets.US_ASCII), fileMac));
+        Files.writeString(trace.resolve("check").resolve(HistorySeal.FILE),
+                "deja-history-seal 2 " + hex(fileMac) + " " + stamp + " " + hex(stampMac) + "\n");
+        HistorySeal.forgetVerified();
+        long hashed = HistorySeal.filesHashed();
+        assertThat(H2StateHistory.isSealed(trace)).isTrue();
+        assertThat(HistorySeal.filesHashed()).isEqualTo(hashed);
+    }
+
+    @Test
     void historyChanged_withItsNewStampWrittenIntoTheSeal_isNotAccepted() throws Exception {
         Path trace = directory.resolve("trace");
-        String[] words = sealOfOneStoredStep(trace);
+        List<String> lines = sealOfOneStoredStep(trace);
+        assertThat(lines.getFirst()).isEqualTo("deja-history-seal 3");
+        assertThat(lines.get(1)).startsWith("stamp ");
         Path file = H2StateHistory.databaseFile(trace);
         byte[] bytes = Files.readAllBytes(file);
         bytes[bytes.length / 2] ^= 1;
         Files.write(file, bytes);
-        // The stamp's own HMAC binds the stamp it was made for: one edited into the seal does not carry it over.
-        words[3] = HistorySeal.stamp(file);
-        Files.writeString(trace.resolve("check").resolve(HistorySeal.FILE), String.join(" ", words) + "\n");
+        // The seal's HMAC covers its stamp: a stamp edited into the seal makes the seal fail, not pass.
+        lines.set(1, "stamp " + HistorySeal.stamp(file));
+        Files.writeString(trace.resolve("check").resolve(HistorySeal.FILE), String.join("\n", lines) + "\n");
+        HistorySeal.forgetVerified();
+        assertThat(H2StateHistory.isSealed(trace)).isFalse();
+    }
+
+    @Test
+    void historyRewritten_isSealedAgain_hashingOnlyTheBlocksThatChanged() throws Exception {
+        Path trace = directory.resolve("trace");
+        storeSteps(trace, 40_000);
+        Path file = H2StateHistory.databaseFile(trace);
+        long size = Files.size(file);
+        assertThat(size).as("a history of many blocks").isGreaterThan(8L * HistorySeal.MIN_BLOCK_SIZE);
+        // A new process verifies the seal by its stamp (nothing hashed), then writes a little and seals it again.
+        HistorySeal.forgetVerified();
+        assertThat(H2StateHistory.isSealed(trace)).isTrue();
+        long hashed = HistorySeal.bytesHashed();
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+            history.replaceViolations(List.of());
+        }
+        long rehashed = HistorySeal.bytesHashed() - hashed;
+        assertThat(rehashed).as("bytes hashed to seal a %d-byte file again", Files.size(file))
+                .isPositive().isLessThan(Files.size(file) / 2);
+        // The digests kept for the unchanged blocks are right: a copy (another inode, so hashed whole) is accepted,
+        // and a copy with one byte changed is not.
+        Path copy = copyHistory(trace, directory.resolve("copy"));
+        HistorySeal.forgetVerified();
+        long files = HistorySeal.filesHashed();
+        assertThat(H2StateHistory.isSealed(copy)).isTrue();
+        assertThat(HistorySeal.filesHashed()).isEqualTo(files + 1);
+        for (long at : new long[] {0, size / 3, Files.size(file) - 1}) {
+            Path changed = copyHistory(trace, directory.resolve("changed-" + at));
+            byte[] bytes = Files.readAllBytes(H2StateHistory.databaseFile(changed));
+            bytes[(int) at] ^= 1;
+            Files.write(H2StateHistory.databaseFile(changed), bytes);
+            assertThat(H2StateHistory.isSealed(changed)).as("one byte changed at %d", at).isFalse();
+        }
+    }
+
+    @Test
+    void sealWithABlockLeftOut_isNotAccepted() throws Exception {
+        Path trace = directory.resolve("trace");
+        storeSteps(trace, 20_000);
+        List<String> lines = new ArrayList<>(Files.readAllLines(trace.resolve("check").resolve(HistorySeal.FILE)));
+        assertThat(lines.size()).as("header, stamp, sizes, blocks, mac").isGreaterThan(6);
+        lines.remove(4);
+        Files.write(trace.resolve("check").resolve(HistorySeal.FILE), lines);
         HistorySeal.forgetVerified();
         assertThat(H2StateHistory.isSealed(trace)).isFalse();
     }
@@ -342,9 +406,36 @@ class HistoryHardeningIT {
     }
 
     /** Stores one step in {@code trace}'s history and returns the words of its seal. */
-    private static String[] sealOfOneStoredStep(Path trace) throws java.io.IOException {
+    private static List<String> sealOfOneStoredStep(Path trace) throws java.io.IOException {
         storeOneStep(trace);
-        return Files.readString(trace.resolve("check").resolve(HistorySeal.FILE)).strip().split(" ");
+        return new ArrayList<>(Files.readAllLines(trace.resolve("check").resolve(HistorySeal.FILE)));
+    }
+
+    private static void storeSteps(Path trace, int count) {
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+            history.beginCheck(SCHEMAS);
+            for (int i = 0; i < count; i++) {
+                history.append(step(i));
+            }
+            history.finishCheck();
+        }
+    }
+
+    /** The HMAC-SHA256 of {@code bytes} under this user's history key, as the earlier seal formats hold it. */
+    private static byte[] hmac(byte[] bytes) throws Exception {
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+        mac.init(new javax.crypto.spec.SecretKeySpec(Files.readAllBytes(HistorySeal.keyFile()), "HmacSHA256"));
+        return mac.doFinal(bytes);
+    }
+
+    private static byte[] concat(byte[] first, byte[] second) {
+        byte[] both = java.util.Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        return both;
+    }
+
+    private static String hex(byte[] bytes) {
+        return java.util.HexFormat.of().formatHex(bytes);
     }
 
     private static void storeOneStep(Path trace) {
