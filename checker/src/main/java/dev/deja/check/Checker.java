@@ -612,24 +612,41 @@ public final class Checker {
      * the state the separate ones leave.
      */
     private static List<DerivedValues.Change> merged(List<DerivedValues.Change> changes, long[] handed) {
+        // One change per step handed that a change reaches: the latest value and the latest of what it read. The
+        // changes come in position order, so the step each reaches is found by walking along the steps handed.
         List<DerivedValues.Change> out = new ArrayList<>();
-        long lastAt = -1;
+        int index = 0;
+        long previous = Long.MIN_VALUE;
+        long at = -1;
+        String value = null;
+        List<String> reads = null;
         for (DerivedValues.Change change : changes) {
-            int found = java.util.Arrays.binarySearch(handed, change.position());
-            int index = found >= 0 ? found : -found - 1;
+            if (change.position() < previous) {
+                int found = java.util.Arrays.binarySearch(handed, change.position());
+                index = found >= 0 ? found : -found - 1;
+            }
+            previous = change.position();
+            while (index < handed.length && handed[index] < change.position()) {
+                index++;
+            }
             if (index == handed.length) {
                 throw new IllegalStateException("a change of a merged derived value at " + change.position()
                         + " comes after the last step handed to Python, " + handed[handed.length - 1]);
             }
-            long at = handed[index];
-            if (!out.isEmpty() && lastAt == at) {
-                DerivedValues.Change last = out.getLast();
-                out.set(out.size() - 1, new DerivedValues.Change(at, change.value() != null ? change.value() : last.value(),
-                        change.reads() != null ? change.reads() : last.reads()));
+            if (at == handed[index]) {
+                value = change.value() != null ? change.value() : value;
+                reads = change.reads() != null ? change.reads() : reads;
             } else {
-                out.add(new DerivedValues.Change(at, change.value(), change.reads()));
-                lastAt = at;
+                if (at >= 0) {
+                    out.add(new DerivedValues.Change(at, value, reads));
+                }
+                at = handed[index];
+                value = change.value();
+                reads = change.reads();
             }
+        }
+        if (at >= 0) {
+            out.add(new DerivedValues.Change(at, value, reads));
         }
         return out;
     }
@@ -765,9 +782,28 @@ public final class Checker {
     /** The positions of the changes of the derived values {@code which} accepts, sorted, each once. */
     private static long[] positions(Map<String, List<DerivedValues.Change>> changes,
                                     java.util.function.Predicate<String> which) {
-        return changes.entrySet().stream().filter(entry -> which.test(entry.getKey()))
-                .flatMap(entry -> entry.getValue().stream()).mapToLong(DerivedValues.Change::position)
-                .sorted().distinct().toArray();
+        // Sorted and distinct without boxing: a clock's changes are tens of thousands.
+        int count = 0;
+        for (Map.Entry<String, List<DerivedValues.Change>> entry : changes.entrySet()) {
+            count += which.test(entry.getKey()) ? entry.getValue().size() : 0;
+        }
+        long[] all = new long[count];
+        int at = 0;
+        for (Map.Entry<String, List<DerivedValues.Change>> entry : changes.entrySet()) {
+            if (which.test(entry.getKey())) {
+                for (DerivedValues.Change change : entry.getValue()) {
+                    all[at++] = change.position();
+                }
+            }
+        }
+        java.util.Arrays.sort(all);
+        int distinct = 0;
+        for (int i = 0; i < all.length; i++) {
+            if (i == 0 || all[i] != all[i - 1]) {
+                all[distinct++] = all[i];
+            }
+        }
+        return java.util.Arrays.copyOf(all, distinct);
     }
 
     /** Leaves out of {@code served} every derived value that reaches one not served, until none does. */

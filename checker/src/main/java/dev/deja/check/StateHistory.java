@@ -108,7 +108,10 @@ public interface StateHistory extends AutoCloseable {
         return java.util.Map.of();
     }
 
-    /** The stored changes of the derived value {@code name} (see {@link #derivedFingerprints}), in position order. */
+    /**
+     * The stored changes of the derived value {@code name} (see {@link #derivedFingerprints}), in position order;
+     * unmodifiable.
+     */
     default List<DerivedValues.Change> derivedChanges(String name) {
         return List.of();
     }

@@ -865,17 +865,26 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
             if (!tableExists("DEJA_DERIVED_CHANGES")) {
                 return List.of();
             }
-            List<DerivedValues.Change> out = new ArrayList<>();
+            List<byte[]> chunks = new ArrayList<>();
             try (PreparedStatement select = connection().prepareStatement(
                     "SELECT changes FROM deja_derived_changes WHERE derived = ? ORDER BY chunk")) {
                 select.setString(1, name);
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
-                        DerivedChunk.read(rows.getBytes(1), out);
+                        chunks.add(rows.getBytes(1));
                     }
                 }
             }
-            return out;
+            // Decoding is what costs, not reading: the same stored chunks are decoded once per process.
+            List<DerivedValues.Change> known = DecodedDerivedChanges.lookup(file, name, chunks);
+            if (known != null) {
+                return known;
+            }
+            List<DerivedValues.Change> out = new ArrayList<>();
+            for (byte[] chunk : chunks) {
+                DerivedChunk.read(chunk, out);
+            }
+            return DecodedDerivedChanges.remember(file, name, chunks, out);
         } catch (SQLException | IOException e) {
             throw failure("read the stored values of derived value " + name, e);
         }

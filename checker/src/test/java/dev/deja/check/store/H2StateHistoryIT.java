@@ -287,6 +287,33 @@ class H2StateHistoryIT {
     }
 
     @Test
+    void derivedChanges_readAgain_areDecodedOnce_andNeverStale() {
+        List<dev.deja.check.DerivedValues.Change> first = new ArrayList<>();
+        List<dev.deja.check.DerivedValues.Change> second = new ArrayList<>();
+        for (long position = 0; position < 9_000; position++) {
+            first.add(new dev.deja.check.DerivedValues.Change(position, Long.toString(position), null));
+            // As many changes and chunks, one value differing in the last chunk.
+            second.add(new dev.deja.check.DerivedValues.Change(position, Long.toString(position == 8_500 ? -1 : position),
+                    null));
+        }
+        for (List<dev.deja.check.DerivedValues.Change> stored : List.of(first, second)) {
+            try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+                storeCheck(history, sampleSteps());
+                history.storeDerivedValues(Map.of("clock", new dev.deja.check.DerivedValues("f1", stored)),
+                        java.util.Set.of());
+            }
+            try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+                assertThat(history.derivedChanges("clock")).isEqualTo(stored);
+                long reused = DecodedDerivedChanges.reused();
+                List<dev.deja.check.DerivedValues.Change> again = history.derivedChanges("clock");
+                assertThat(DecodedDerivedChanges.reused()).as("decoded once").isEqualTo(reused + 1);
+                assertThat(again).isEqualTo(stored);
+                assertThatThrownBy(() -> again.add(again.getFirst())).isInstanceOf(UnsupportedOperationException.class);
+            }
+        }
+    }
+
+    @Test
     void repeatedChecks_startANewFileEachTime_soItDoesNotGrow() throws Exception {
         List<StateStep> steps = new ArrayList<>();
         for (long position = 0; position < 20_000; position++) {
