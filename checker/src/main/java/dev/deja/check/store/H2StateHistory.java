@@ -1022,9 +1022,24 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
                             Consumer<StateStep> consumer, long[] count) throws SQLException {
         boolean[] firstStep = {true};
         Predicate<String> tableWanted = tables == null ? table -> true : tables::contains;
+        long[] wanted = positions.stream().mapToLong(Long::longValue).sorted().toArray();
         try (PreparedStatement chunk = connection().prepareStatement("SELECT steps FROM deja_steps WHERE first_position = ?")) {
-            for (long from : firsts) {
+            for (int index = 0; index < firsts.size(); index++) {
+                long from = firsts.get(index);
                 boolean all = whole.contains(from);
+                // Read up to the last step wanted from this chunk: the last position before the next chunk read, or the
+                // chunk's first step if it is the very first step read.
+                long last = Long.MAX_VALUE;
+                if (!all) {
+                    long next = index + 1 < firsts.size() ? firsts.get(index + 1) : Long.MAX_VALUE;
+                    int below = java.util.Arrays.binarySearch(wanted, next);
+                    below = (below >= 0 ? below : -below - 1) - 1;
+                    last = below >= 0 && wanted[below] >= from ? wanted[below] : Long.MIN_VALUE;
+                    if (firstStep[0]) {
+                        last = Math.max(last, from);
+                    }
+                }
+                long lastWanted = last;
                 LongPredicate given = position -> {
                     boolean take = all || firstStep[0] || positions.contains(position);
                     firstStep[0] = false;
@@ -1033,7 +1048,7 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
                 chunk.setLong(1, from);
                 try (ResultSet rows = chunk.executeQuery()) {
                     while (rows.next()) {
-                        StepChunk.read(rows.getBytes(1), given, tableWanted, step -> {
+                        StepChunk.read(rows.getBytes(1), given, lastWanted, tableWanted, step -> {
                             consumer.accept(step);
                             count[0]++;
                         });

@@ -172,12 +172,24 @@ final class StepChunk {
      * changes, decodes a small part of each chunk).
      */
     static void read(byte[] stored, LongPredicate positions, Predicate<String> tables, Consumer<StateStep> consumer) {
+        read(stored, positions, Long.MAX_VALUE, tables, consumer);
+    }
+
+    /**
+     * Like {@link #read(byte[], LongPredicate, Predicate, Consumer)}, stopping after the step at or past
+     * {@code lastPosition}: a re-check that wants a few steps of a chunk does not parse the rest of it.
+     */
+    static void read(byte[] stored, LongPredicate positions, long lastPosition, Predicate<String> tables,
+                     Consumer<StateStep> consumer) {
         try (JsonParser parser = CBOR.createParser(stored)) {
             expect(parser, JsonToken.START_ARRAY);
             for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
                 require(token == JsonToken.START_ARRAY, parser);
                 long position = longValue(parser);
                 if (!positions.test(position)) {
+                    if (position >= lastPosition) {
+                        return;
+                    }
                     skipRest(parser);
                     continue;
                 }
@@ -207,6 +219,9 @@ final class StepChunk {
                 }
                 expect(parser, JsonToken.END_ARRAY);
                 consumer.accept(new StateStep(event, changes));
+                if (position >= lastPosition) {
+                    return;
+                }
             }
         } catch (IOException | RuntimeException e) {
             if (e instanceof CheckDatabaseException known) {

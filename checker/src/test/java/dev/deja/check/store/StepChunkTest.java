@@ -108,6 +108,27 @@ class StepChunkTest {
     }
 
     @Test
+    void read_upToALastPosition_stopsThere_evenBeforeADamagedRest() throws Exception {
+        StepChunk chunk = new StepChunk();
+        for (long position = 1; position <= 4; position++) {
+            chunk.add(step(position, List.of()));
+        }
+        byte[] stored = chunk.finish();
+        List<Long> read = new ArrayList<>();
+        StepChunk.read(stored, position -> position != 2, 3, table -> true, step -> read.add(step.event().position()));
+        assertThat(read).containsExactly(1L, 3L);
+        // Not parsed past the last position: a chunk cut short after it still reads.
+        read.clear();
+        StepChunk.read(java.util.Arrays.copyOf(stored, stored.length - 4), position -> true, 2, table -> true,
+                step -> read.add(step.event().position()));
+        assertThat(read).containsExactly(1L, 2L);
+        // A step not wanted at the last position stops the read as well.
+        read.clear();
+        StepChunk.read(stored, position -> position == 1, 2, table -> true, step -> read.add(step.event().position()));
+        assertThat(read).containsExactly(1L);
+    }
+
+    @Test
     void tables_areThoseItsStepsChange_untilCleared() throws Exception {
         StepChunk chunk = new StepChunk();
         chunk.add(step(1, List.of(new RowChange("Lock", RowChange.Kind.INSERT, NODE, 6, Map.of("held", true)))));
