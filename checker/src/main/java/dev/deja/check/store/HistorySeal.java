@@ -156,6 +156,9 @@ final class HistorySeal {
             return false;
         }
         String[] sizes = lines[2].split(" ");
+        if (sizes.length != 3) {
+            return false;
+        }
         int blockSize = Integer.parseInt(sizes[1]);
         long fileSize = Long.parseLong(sizes[2]);
         int count = lines.length - 3;
@@ -280,7 +283,8 @@ final class HistorySeal {
                     digests[i] = previous.digests()[i];
                 } else {
                     bytesHashed.addAndGet(buffer.limit());
-                    digests[i] = sha.digest(Arrays.copyOf(buffer.array(), buffer.limit()));
+                    sha.update(buffer.array(), 0, buffer.limit());
+                    digests[i] = sha.digest();
                 }
             }
             return new Blocks(blockSize, fileSize, crcs, digests);
