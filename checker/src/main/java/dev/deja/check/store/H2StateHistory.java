@@ -229,9 +229,13 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
                 Files.createDirectories(directory);
             }
             // No compaction when closing: it rewrote the whole file and cost more than writing it (a fresh check
-            // starts a new file instead, see beginCheck).
+            // starts a new file instead, see beginCheck). No retention of old data either: H2 keeps it 45 s by default
+            // against a power failure during a write, so re-checks in quick succession grew the file by what each
+            // rewrote (the store's: 220 KB each). A history a crash interrupts is unsealed and rebuilt anyway, and
+            // H2 syncs the file before it closes, which is before the seal is written.
             String url = "jdbc:h2:file:" + base + ";DB_CLOSE_ON_EXIT=FALSE;AUTO_SERVER=FALSE;TRACE_LEVEL_FILE=0"
-                    + ";DATABASE_TO_UPPER=FALSE;CASE_INSENSITIVE_IDENTIFIERS=TRUE;MAX_COMPACT_TIME=0;ANALYZE_AUTO=0"
+                    + ";DATABASE_TO_UPPER=FALSE;CASE_INSENSITIVE_IDENTIFIERS=TRUE;MAX_COMPACT_TIME=0;RETENTION_TIME=0"
+                    + ";ANALYZE_AUTO=0"
                     + (mode == Mode.READ_ONLY ? ";ACCESS_MODE_DATA=r" : "");
             H2StateHistory history = new H2StateHistory(file, url, mode);
             if (mode == Mode.READ_ONLY) {

@@ -9,6 +9,7 @@ import dev.deja.check.StateStep;
 import dev.deja.check.TableSchema;
 import dev.deja.check.Violation;
 import dev.deja.node.NodeId;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -311,6 +312,29 @@ class H2StateHistoryIT {
                 assertThatThrownBy(() -> again.add(again.getFirst())).isInstanceOf(UnsupportedOperationException.class);
             }
         }
+    }
+
+    @Test
+    void reChecksInQuickSuccession_reuseTheFilesSpace_soItDoesNotGrow() throws Exception {
+        List<dev.deja.check.DerivedValues.Change> changes = new ArrayList<>();
+        for (long position = 0; position < 20_000; position++) {
+            changes.add(new dev.deja.check.DerivedValues.Change(position, "(" + position + ", 'value " + position + "')",
+                    null));
+        }
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+            storeCheck(history, sampleSteps());
+        }
+        // Each re-check that evaluates a derived value stores its changes again, a few seconds after the last.
+        List<Long> sizes = new ArrayList<>();
+        for (int recheck = 0; recheck < 12; recheck++) {
+            try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+                history.storeDerivedValues(Map.of("clock", new dev.deja.check.DerivedValues("f" + recheck, changes)),
+                        java.util.Set.of());
+            }
+            sizes.add(Files.size(H2StateHistory.databaseFile(trace)));
+        }
+        // H2's default retention (45 s) kept every rewritten copy: the file grew by one copy per re-check.
+        assertThat(sizes.getLast()).as("file sizes after each re-check: %s", sizes).isLessThan(2 * sizes.get(1));
     }
 
     @Test
