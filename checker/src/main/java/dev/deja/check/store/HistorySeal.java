@@ -179,8 +179,8 @@ final class HistorySeal {
         if (!lines[1].substring("stamp ".length()).equals(stamp)) {
             // Not the file Deja sealed (a copy, a restored or changed file): its bytes must be the sealed ones.
             filesHashed.incrementAndGet();
-            if (Files.size(database) != fileSize || !Arrays.equals(blocks.digests(), hashBlocks(database, blocks, null)
-                    .digests(), (a, b) -> MessageDigest.isEqual(a, b) ? 0 : 1)) {
+            if (Files.size(database) != fileSize || !Arrays.equals(blocks.digests(),
+                    hashBlocks(database, blockSize, null).digests(), (a, b) -> MessageDigest.isEqual(a, b) ? 0 : 1)) {
                 return false;
             }
         }
@@ -209,7 +209,7 @@ final class HistorySeal {
     static void write(Path database, Blocks previous) throws IOException {
         byte[] key = userKey();
         String stamp = stamp(database);
-        Blocks blocks = hashBlocks(database, null, previous);
+        Blocks blocks = hashBlocks(database, blockSize(Files.size(database)), previous);
         StringBuilder text = new StringBuilder(HEADER_3).append('\n')
                 .append("stamp ").append(stamp).append('\n')
                 .append("blocks ").append(blocks.blockSize()).append(' ').append(blocks.fileSize()).append('\n');
@@ -250,13 +250,12 @@ final class HistorySeal {
     }
 
     /**
-     * The blocks of {@code database} as it is now: in the block size of {@code expected} (verifying a seal) or of its
-     * size; each block's SHA-256 taken from {@code previous} when its CRC-32 and length are the same there.
+     * The blocks of {@code database} as it is now, of {@code blockSize} bytes; each block's SHA-256 taken from
+     * {@code previous} (null: none) when its CRC-32 and length are the same there.
      */
-    private static Blocks hashBlocks(Path database, Blocks expected, Blocks previous) throws IOException {
+    private static Blocks hashBlocks(Path database, int blockSize, Blocks previous) throws IOException {
         try (FileChannel channel = FileChannel.open(database, StandardOpenOption.READ)) {
             long fileSize = channel.size();
-            int blockSize = expected != null ? expected.blockSize() : blockSize(fileSize);
             if (previous != null && previous.blockSize() != blockSize) {
                 previous = null;
             }
@@ -278,7 +277,7 @@ final class HistorySeal {
                 crc.reset();
                 crc.update(buffer.array(), 0, buffer.limit());
                 crcs[i] = (int) crc.getValue();
-                if (expected == null && previous != null && i < previous.count()
+                if (previous != null && i < previous.count()
                         && previous.length(i) == buffer.limit() && previous.crcs()[i] == crcs[i]) {
                     digests[i] = previous.digests()[i];
                 } else {
