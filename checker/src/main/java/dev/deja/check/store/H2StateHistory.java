@@ -1043,7 +1043,6 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
                         last = Math.max(last, from);
                     }
                 }
-                long lastWanted = last;
                 LongPredicate given = position -> {
                     boolean take = all || firstStep[0] || positions.contains(position);
                     firstStep[0] = false;
@@ -1052,7 +1051,7 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
                 chunk.setLong(1, from);
                 try (ResultSet rows = chunk.executeQuery()) {
                     while (rows.next()) {
-                        StepChunk.read(rows.getBytes(1), given, lastWanted, tableWanted, step -> {
+                        StepChunk.read(rows.getBytes(1), given, last, tableWanted, step -> {
                             consumer.accept(step);
                             count[0]++;
                         });
