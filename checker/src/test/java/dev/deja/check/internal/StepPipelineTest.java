@@ -74,4 +74,57 @@ class StepPipelineTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("bad trace entry after 300");
         assertThat(seen).hasSize(300).startsWith(0L, 1L).endsWith(299L);
     }
+
+    @Test
+    void start_runsAheadUpToTheBound_thenConsumeTakesEveryStepInOrder() throws Exception {
+        int count = StepPipeline.BATCH_SIZE * StepPipeline.BATCHES_IN_FLIGHT * 2;
+        AtomicLong produced = new AtomicLong();
+        try (StepPipeline.Started<String> started = StepPipeline.start("test-producer", sink -> {
+            for (long i = 0; i < count; i++) {
+                sink.accept(step(i));
+                produced.incrementAndGet();
+            }
+            return "done";
+        })) {
+            // With no consumer yet, the producer fills the queue, then waits in the step that completes the next batch.
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+            long bound = (StepPipeline.BATCHES_IN_FLIGHT + 1L) * StepPipeline.BATCH_SIZE - 1;
+            while (produced.get() < bound && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            Thread.sleep(50);
+            assertThat(produced.get()).isEqualTo(bound);
+            List<Long> seen = new ArrayList<>();
+            String result = started.consume(batch -> batch.forEach(step -> seen.add(step.event().position())));
+            assertThat(result).isEqualTo("done");
+            assertThat(seen).hasSize(count);
+            for (int i = 0; i < count; i++) {
+                assertThat(seen.get(i)).isEqualTo(i);
+            }
+        }
+    }
+
+    @Test
+    void close_ofAStartedProducerNeverConsumed_stopsItAndWaitsForIt() {
+        AtomicLong produced = new AtomicLong();
+        List<Thread> producers = new ArrayList<>();
+        StepPipeline.Started<Void> started = StepPipeline.start("test-producer", sink -> {
+            synchronized (producers) {
+                producers.add(Thread.currentThread());
+            }
+            for (long i = 0; i < 10_000_000; i++) {
+                sink.accept(step(i));
+                produced.incrementAndGet();
+            }
+            return null;
+        });
+        started.close();
+        long afterClose = produced.get();
+        assertThat(afterClose).isLessThanOrEqualTo((StepPipeline.BATCHES_IN_FLIGHT + 1L) * StepPipeline.BATCH_SIZE);
+        synchronized (producers) {
+            assertThat(producers).hasSize(1);
+            assertThat(producers.getFirst().isAlive()).isFalse();
+        }
+        assertThat(produced.get()).isEqualTo(afterClose);
+    }
 }
