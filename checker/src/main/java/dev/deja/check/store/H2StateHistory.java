@@ -594,10 +594,32 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     public void replaceViolations(List<Violation> violations) {
         requireWritable();
         try {
+            List<String> texts = new ArrayList<>(violations.size());
+            for (Violation violation : violations) {
+                texts.add(JSON.writeValueAsString(violation));
+            }
+            // A re-check mostly finds what the check before it found: the stored rows are left as they are then, so that
+            // the file (and its seal) changes only where something did. The other columns follow from the violation,
+            // but for the ones this build's code derives (a text, whether it counts), which are compared too.
+            List<String> stored = new ArrayList<>();
+            try (Statement statement = connection().createStatement();
+                 ResultSet rows = statement.executeQuery("SELECT violation_json, status_text, counted FROM violations"
+                         + " ORDER BY id")) {
+                while (rows.next()) {
+                    stored.add(rows.getString(1) + "\n" + rows.getString(2) + "\n" + rows.getBoolean(3));
+                }
+            }
+            List<String> wanted = new ArrayList<>(violations.size());
+            for (int i = 0; i < violations.size(); i++) {
+                wanted.add(texts.get(i) + "\n" + violations.get(i).statusText() + "\n" + violations.get(i).counted());
+            }
+            if (stored.equals(wanted)) {
+                return;
+            }
             try (Statement statement = connection().createStatement()) {
                 statement.execute("DELETE FROM violations");
             }
-            insertViolations(violations);
+            insertViolations(violations, texts);
             connection().commit();
         } catch (SQLException | IOException e) {
             throw failure("store the check's violations", e);
@@ -605,10 +627,20 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     }
 
     private void insertViolations(List<Violation> violations) throws SQLException, IOException {
+        List<String> texts = new ArrayList<>(violations.size());
+        for (Violation violation : violations) {
+            texts.add(JSON.writeValueAsString(violation));
+        }
+        insertViolations(violations, texts);
+    }
+
+    /** Inserts {@code violations}, whose JSON texts are {@code texts} (in the same order). */
+    private void insertViolations(List<Violation> violations, List<String> texts) throws SQLException, IOException {
         try (PreparedStatement insert = connection().prepareStatement("INSERT INTO violations(position, predicate, kind,"
                 + " status, node, lamport, end_position, aux, message, violation_json, witness, status_text, counted,"
                 + " below_threshold, aux_at_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-            for (Violation violation : violations) {
+            for (int i = 0; i < violations.size(); i++) {
+                Violation violation = violations.get(i);
                 insert.setLong(1, violation.event().position());
                 insert.setString(2, violation.predicate());
                 insert.setString(3, violation.kind().name());
@@ -622,7 +654,7 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
                 }
                 insert.setString(8, JSON.writeValueAsString(violation.aux()));
                 insert.setString(9, violation.message());
-                insert.setString(10, JSON.writeValueAsString(violation));
+                insert.setString(10, texts.get(i));
                 insert.setString(11, violation.witness() == null ? null : JSON.writeValueAsString(violation.witness()));
                 insert.setString(12, violation.statusText());
                 insert.setBoolean(13, violation.counted());

@@ -62,6 +62,39 @@ class H2StateHistoryIT {
     }
 
     @Test
+    void replaceViolations_withTheStoredOnes_leavesTheRows_andOthersReplaceThem() {
+        Violation first = new Violation("p", Violation.Kind.ALWAYS, Violation.Status.VIOLATED, event(3, N1),
+                Optional.empty(), Map.of("decision", "v-n1"), "");
+        Violation second = new Violation("q", Violation.Kind.ALWAYS, Violation.Status.VIOLATED, event(4, N2),
+                Optional.empty(), Map.of("decision", "v-n2"), "");
+        Violation secondElsewhere = new Violation("q", Violation.Kind.ALWAYS, Violation.Status.VIOLATED, event(2, N1),
+                Optional.empty(), Map.of("decision", "v-n2"), "");
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+            storeCheck(history, sampleSteps());
+            history.replaceViolations(List.of(first, second));
+        }
+        List<List<String>> rows = QueryResult.query(trace, "SELECT id, predicate, position FROM violations ORDER BY id").rows();
+        assertThat(rows).hasSize(2);
+        // The same findings again (a re-check that found what the check before it did): the rows stay, ids included.
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+            history.replaceViolations(List.of(first, second));
+            assertThat(history.lastViolations()).contains(List.of(first, second));
+        }
+        assertThat(QueryResult.query(trace, "SELECT id, predicate, position FROM violations ORDER BY id").rows())
+                .isEqualTo(rows);
+        // One finding elsewhere, then the same ones in another order: replaced each time.
+        try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
+            history.replaceViolations(List.of(first, secondElsewhere));
+            assertThat(history.lastViolations()).contains(List.of(first, secondElsewhere));
+            history.replaceViolations(List.of(secondElsewhere, first));
+            assertThat(history.lastViolations()).contains(List.of(secondElsewhere, first));
+            history.replaceViolations(List.of());
+            assertThat(history.lastViolations()).contains(List.of());
+        }
+        assertThat(QueryResult.query(trace, "SELECT COUNT(*) FROM violations").rows()).containsExactly(List.of("0"));
+    }
+
+    @Test
     void storedSteps_replayBackExactly_andAsOfQueriesSeeEachVersion() {
         try (H2StateHistory history = H2StateHistory.open(trace, H2StateHistory.Mode.READ_WRITE)) {
             history.beginCheck(SCHEMAS);
