@@ -1,17 +1,17 @@
 package dev.deja.check;
 
 import dev.deja.check.internal.BackgroundAppender;
-import dev.deja.check.internal.DeclaredTables;
 import dev.deja.check.internal.PredicateFingerprints;
 import dev.deja.check.internal.PythonEngine;
-import dev.deja.check.internal.ReplayAhead;
 import dev.deja.check.internal.ScriptEvaluator;
 import dev.deja.check.internal.StateExtractor;
 import dev.deja.check.internal.StepPipeline;
 import dev.deja.node.NodeId;
 import dev.deja.replay.Divergence;
 import dev.deja.replay.ReplayResult;
+import dev.deja.replay.Replayer;
 import dev.deja.trace.Trace;
+import dev.deja.trace.TraceEvent;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -143,14 +143,6 @@ public final class Checker {
          */
         default void stepsEvaluated(long steps, long events) {
         }
-
-        /**
-         * When a check that replays has loaded the script: whether the replay had started before it, from the tables
-         * the script was expected to declare ({@code true}), or starts now ({@code false}: nothing was expected, or
-         * the script declared other tables, whose replay ahead was stopped).
-         */
-        default void replayStarted(boolean ahead) {
-        }
     }
 
     /**
@@ -256,8 +248,7 @@ public final class Checker {
         }
         PythonEngine.warnIfInterpreted(System.err);
         CountingOutput output = new CountingOutput(options.scriptOutput());
-        try (ReplayAhead ahead = replayAhead(trace, text, options, history);
-             ScriptEvaluator evaluator = new ScriptEvaluator(text, script.toString(), options.predicateTimeout(), output)) {
+        try (ScriptEvaluator evaluator = new ScriptEvaluator(text, script.toString(), options.predicateTimeout(), output)) {
             // An outline only for a script whose loading printed nothing: a re-check without Python would not print it.
             boolean quietLoad = evaluator.flushScriptOutput() && output.count() == 0;
             List<TableSchema> schemas = evaluator.schemas();
@@ -269,9 +260,6 @@ public final class Checker {
                     evaluator.globalNames(), settings, Engine.DIGEST);
             Optional<String> unservable = options.reuseHistory() ? history.unservable(schemas) : Optional.empty();
             if (options.reuseHistory() && unservable.isEmpty()) {
-                if (ahead != null) {
-                    ahead.close();
-                }
                 return fromHistory(trace, script, text, options, history, evaluator, schemas, fingerprints, wholeTrace,
                         outline);
             }
@@ -283,37 +271,38 @@ public final class Checker {
             if (wholeTrace) {
                 evaluator.recordDerived();
             }
-            StepPipeline.Started<ReplayResult> replay = ahead != null ? ahead.take(schemas) : null;
-            options.listener().replayStarted(replay != null);
-            if (replay == null) {
-                StateExtractor extractor;
-                try {
-                    extractor = new StateExtractor(schemas, options.classLoader());
-                } catch (IllegalArgumentException e) {
-                    throw new ScriptException(script + ": " + e.getMessage());
-                }
-                replay = ReplayAhead.replay(Trace.open(trace), extractor, options.classLoader(), untilPosition(options));
+            StateExtractor extractor;
+            try {
+                extractor = new StateExtractor(schemas, options.classLoader());
+            } catch (IllegalArgumentException e) {
+                throw new ScriptException(script + ": " + e.getMessage());
             }
+            Trace opened = Trace.open(trace);
             ReplayResult result;
             boolean stopped = false;
-            // Three threads: the replay with the state extraction, the history's writes, and the predicates (this one),
-            // which hands each batch of steps to the history's writer before evaluating it. The history is started on
-            // the writer's thread.
-            try (StepPipeline.Started<ReplayResult> replaying = replay;
-                 BackgroundAppender appender = new BackgroundAppender(history, "deja-check-history-writer",
-                         started -> started.beginCheck(schemas))) {
+            // Three threads: the replay with the state extraction, the history's writes, and the predicates (this one).
+            // The history is started on the writer's thread, while the replay starts here.
+            try (BackgroundAppender appender = new BackgroundAppender(history, "deja-check-history-writer",
+                    started -> started.beginCheck(schemas))) {
                 try {
-                    result = replaying.consume(batch -> {
-                        for (StateStep step : batch) {
-                            appender.append(step);
-                        }
-                        run.steps(batch);
-                    });
+                    result = StepPipeline.runBatches("deja-check-replay", sink -> Replayer.replay(opened, Replayer.Options.defaults()
+                            .withClassLoader(options.classLoader())
+                            .withUntilPosition(options.toPosition() == Long.MAX_VALUE ? Long.MAX_VALUE : options.toPosition() + 1)
+                            .withListener((event, position, state) -> {
+                                if (!event.startedHandler()) {
+                                    return;
+                                }
+                                TraceEvent entry = event.entry();
+                                StateStep step = new StateStep(CheckedEvent.of(entry, position),
+                                        extractor.extract(entry.node(), state.node(entry.node()).orElse(null)));
+                                appender.append(step);
+                                sink.accept(step);
+                            })), run::steps);
                 } catch (Stop stop) {
                     stopped = true;
                     result = null;
                 }
-                // Also after --limit stopped the check: the history keeps every step handed to the predicates.
+                // Also after --limit stopped the check: the history keeps every step replayed so far.
                 appender.finish();
             }
             if (result != null && !result.divergences().isEmpty()) {
@@ -334,31 +323,6 @@ public final class Checker {
             options.listener().stepsEvaluated(evaluator.stepsHanded(), report.eventsChecked());
             options.listener().evaluated(evaluator.evaluationCounts(), Set.of());
             return report;
-        }
-    }
-
-    /** The position a check's replay stops before: the one after --to, if given. */
-    private static long untilPosition(Options options) {
-        return options.toPosition() == Long.MAX_VALUE ? Long.MAX_VALUE : options.toPosition() + 1;
-    }
-
-    /**
-     * The check's replay, started now from the tables the script most likely declares (see {@link ReplayAhead}), so
-     * that it runs while Python starts; null when the check will not replay (its tables are served by the history)
-     * or the tables cannot be told without Python. The tables are this text's stored outline's, else those its
-     * {@code table(...)} calls name ({@link DeclaredTables}).
-     */
-    private static ReplayAhead replayAhead(Path trace, String text, Options options, StateHistory history) {
-        try {
-            Optional<List<TableSchema>> expected = storedOutline(text, history).map(ScriptOutline::tables)
-                    .or(() -> DeclaredTables.guess(text));
-            if (expected.isEmpty() || options.reuseHistory() && history.unservable(expected.get()).isEmpty()) {
-                return null;
-            }
-            return ReplayAhead.start(trace, expected.get(), options.classLoader(), untilPosition(options));
-        } catch (RuntimeException e) {
-            // The check itself meets whatever went wrong here, where it would have without replaying ahead.
-            return null;
         }
     }
 

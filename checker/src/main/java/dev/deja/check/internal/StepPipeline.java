@@ -59,71 +59,34 @@ public final class StepPipeline {
      * Like {@link #run}, handing {@code consumer} the steps a batch at a time (at most {@value #BATCH_SIZE}, in
      * emission order), so that it can evaluate many with one call.
      */
+    @SuppressWarnings("unchecked")
     public static <R> R runBatches(String threadName, Function<Consumer<StateStep>, R> producer,
                                    Consumer<List<StateStep>> consumer) {
-        try (Started<R> started = start(threadName, producer)) {
-            return started.consume(consumer);
-        }
-    }
-
-    /**
-     * Starts {@code producer} on a thread named {@code threadName} before there is a consumer: it runs until
-     * {@value #BATCHES_IN_FLIGHT} batches wait, and {@link Started#consume} later takes them and the rest as
-     * {@link #runBatches} would. A check starts its replay this way while Python starts.
-     */
-    public static <R> Started<R> start(String threadName, Function<Consumer<StateStep>, R> producer) {
         BlockingQueue<Object> queue = new ArrayBlockingQueue<>(BATCHES_IN_FLIGHT);
         Producer<R> side = new Producer<>(queue, producer);
         Thread thread = Thread.ofPlatform().name(threadName).daemon().unstarted(side);
         thread.start();
-        return new Started<>(queue, side, thread);
-    }
-
-    /**
-     * A producer running ahead of its consumer. Contract: one thread calls {@link #consume} at most once, then or
-     * instead {@link #close}, which stops a producer whose steps were not all taken (at its next emitted step) and
-     * waits for its thread to end, dropping what it emitted.
-     */
-    public static final class Started<R> implements AutoCloseable {
-        private final BlockingQueue<Object> queue;
-        private final Producer<R> side;
-        private final Thread thread;
-
-        private Started(BlockingQueue<Object> queue, Producer<R> side, Thread thread) {
-            this.queue = queue;
-            this.side = side;
-            this.thread = thread;
-        }
-
-        /** Hands every emitted batch to {@code consumer} here, in order, and returns what the producer returned. */
-        @SuppressWarnings("unchecked")
-        public R consume(Consumer<List<StateStep>> consumer) {
-            try {
-                while (true) {
-                    Object item = queue.take();
-                    if (item instanceof End end) {
-                        join(thread);
-                        return switch (end) {
-                            case Returned returned -> (R) returned.value();
-                            case Threw threw -> throw rethrowable(threw.failure());
-                        };
-                    }
-                    consumer.accept((List<StateStep>) item);
+        try {
+            while (true) {
+                Object item = queue.take();
+                if (item instanceof End end) {
+                    join(thread);
+                    return switch (end) {
+                        case Returned returned -> (R) returned.value();
+                        case Threw threw -> throw rethrowable(threw.failure());
+                    };
                 }
-            } catch (InterruptedException e) {
-                side.cancelled = true;
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while checking", e);
+                consumer.accept((List<StateStep>) item);
             }
-        }
-
-        @Override
-        public void close() {
-            if (thread.isAlive()) {
-                side.cancelled = true;
-                queue.clear();
-                join(thread);
-            }
+        } catch (InterruptedException e) {
+            side.cancelled = true;
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while checking", e);
+        } catch (RuntimeException | Error e) {
+            side.cancelled = true;
+            queue.clear();
+            join(thread);
+            throw e;
         }
     }
 
