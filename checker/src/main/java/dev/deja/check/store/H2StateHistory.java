@@ -599,8 +599,9 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
                 texts.add(JSON.writeValueAsString(violation));
             }
             // A re-check mostly finds what the check before it found: the stored rows are left as they are then, so that
-            // the file (and its seal) changes only where something did. The other columns follow from the violation,
-            // but for the ones this build's code derives (a text, whether it counts), which are compared too.
+            // the file (and its seal) changes only where something did. The other columns follow from the violation's
+            // JSON, except two that this build's code derives from it (its status text, whether it counts), which are
+            // compared too.
             List<String> stored = new ArrayList<>();
             try (Statement statement = connection().createStatement();
                  ResultSet rows = statement.executeQuery("SELECT violation_json, status_text, counted FROM violations"
