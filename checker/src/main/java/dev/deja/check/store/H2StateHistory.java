@@ -594,10 +594,7 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     public void replaceViolations(List<Violation> violations) {
         requireWritable();
         try {
-            List<String> texts = new ArrayList<>(violations.size());
-            for (Violation violation : violations) {
-                texts.add(JSON.writeValueAsString(violation));
-            }
+            List<String> texts = jsonTexts(violations);
             // A re-check mostly finds what the check before it found: the stored rows are left as they are then, so that
             // the file (and its seal) changes only where something did. The other columns follow from the violation's
             // JSON, except two that this build's code derives from it (its status text, whether it counts), which are
@@ -628,11 +625,16 @@ public final class H2StateHistory implements StateHistory, CheckedHistory {
     }
 
     private void insertViolations(List<Violation> violations) throws SQLException, IOException {
+        insertViolations(violations, jsonTexts(violations));
+    }
+
+    /** Each violation's JSON text, as its row's {@code violation_json} holds it. */
+    private static List<String> jsonTexts(List<Violation> violations) throws JsonProcessingException {
         List<String> texts = new ArrayList<>(violations.size());
         for (Violation violation : violations) {
             texts.add(JSON.writeValueAsString(violation));
         }
-        insertViolations(violations, texts);
+        return texts;
     }
 
     /** Inserts {@code violations}, whose JSON texts are {@code texts} (in the same order). */
